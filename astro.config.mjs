@@ -1,0 +1,30 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import mdx from '@astrojs/mdx';
+import tagsite from './src/integration.ts';
+
+export default defineConfig({
+  // The site's public address: used for absolute URLs (workflow list, feeds, canonical links).
+  site: 'https://flowsmiths.example',
+  // Serve under a sub-path by setting `base`, e.g. '/community' (or TAGSITE_BASE for one build).
+  base: process.env.TAGSITE_BASE || '/',
+  trailingSlash: 'ignore',
+  integrations: [
+    mdx(),
+    // Every option, with its default, is described in schemas/options.schema.json and README.md.
+    tagsite({
+      title: 'Flowsmiths Community',
+      excerptLength: 200,
+      tagsShown: 2,
+      pageSize: 25,
+      alwaysShowTags: false,
+      workflows: {
+        primaryUrl: '/api/workflows.json',
+        backupUrl: '/api/workflows-backup.json',
+        backupDownloadBase: 'https://mirror.flowsmiths.example/workflows/',
+        cacheSeconds: 360,
+      },
+      lookup: { url: 'https://lookup.example/api/dns' },
+    }),
+  ],
+});

@@ -1,0 +1,56 @@
+/**
+ * `npm run build [-- --content <dir>] [--out <dir>]`: validates everything first, then builds the
+ * site into a fresh folder beside the output and only then swaps it in, so a failed build never
+ * leaves dist/ half-written (SPEC 7).
+ */
+import { existsSync, renameSync, rmSync } from 'node:fs';
+import { dirname, basename, join, resolve } from 'node:path';
+import { loadContent } from '../src/lib/content.ts';
+import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from './project.ts';
+
+const root = projectRoot();
+const started = performance.now();
+const args = parseArgs(process.argv.slice(2), { content: 'string', out: 'string' }, 'build');
+if (args.problems.length > 0) {
+  printProblems(args.problems);
+  process.exit(1);
+}
+const content = contentDir(root, args.values.content as string | undefined);
+const { options, problems: optionProblems, config } = await projectOptions(root);
+const { problems } = loadContent({ root, contentDir: content, excerptLength: options.excerptLength });
+const all = [...optionProblems, ...problems];
+if (all.length > 0) {
+  printProblems(all);
+  console.error('The build stopped before writing anything; the output folder is unchanged.');
+  process.exit(1);
+}
+
+const outDir = resolve(root, (args.values.out as string | undefined) ?? (config.outDir as string | undefined) ?? 'dist');
+// The new site is written beside the output folder (same file system, so the swap is a rename).
+const work = join(dirname(outDir), `.${basename(outDir)}.building-${process.pid}`);
+const fresh = join(work, 'site');
+rmSync(work, { recursive: true, force: true });
+process.env.TAGSITE_CONTENT = content;
+
+try {
+  const { build } = await import('astro');
+  await build({
+    root,
+    outDir: fresh,
+    // Another content folder (a test fixture) must not share Astro's content cache with content/.
+    ...(content === resolve(root, 'content') ? {} : { cacheDir: join(work, 'cache') }),
+    logLevel: (process.env.TAGSITE_LOG_LEVEL as 'info' | undefined) ?? 'warn',
+  });
+} catch (error) {
+  rmSync(work, { recursive: true, force: true });
+  console.error(`The build failed: ${(error as Error).message}`);
+  console.error('The output folder is unchanged.');
+  process.exit(1);
+}
+
+// Swap: the old output moves aside before the new one takes its place, then goes.
+const old = join(work, 'previous');
+if (existsSync(outDir)) renameSync(outDir, old);
+renameSync(fresh, outDir);
+rmSync(work, { recursive: true, force: true });
+console.log(`built ${outDir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

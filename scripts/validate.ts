@@ -1,0 +1,25 @@
+/** `npm run validate [-- --content <dir>]`: checks the options and all content; prints every problem; exit 1 if any. */
+import { loadContent } from '../src/lib/content.ts';
+import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from './project.ts';
+
+const root = projectRoot();
+const args = parseArgs(process.argv.slice(2), { content: 'string' }, 'validate');
+if (args.problems.length > 0) {
+  printProblems(args.problems);
+  process.exit(1);
+}
+const { options, problems: optionProblems } = await projectOptions(root);
+const { content, problems } = loadContent({
+  root,
+  contentDir: contentDir(root, args.values.content as string | undefined),
+  excerptLength: options.excerptLength,
+});
+const all = [...optionProblems, ...problems];
+if (all.length > 0) {
+  printProblems(all);
+  process.exit(1);
+}
+console.log(
+  `content is valid: ${content.topics.length} topics, ${content.contentTypes.list.length} content types, ` +
+    `${content.members.length} members, ${content.links.length} link records`,
+);

@@ -1,0 +1,42 @@
+import type { AstroIntegration } from 'astro';
+import { resolveOptions, type ResolvedOptions, type TagsiteOptions } from './lib/options.ts';
+import { ContentProblemsError, type Problem } from './lib/problems.ts';
+
+const VIRTUAL_ID = 'virtual:tagsite/options';
+
+/** The tagsite integration, with its options validated and resolved once. */
+export interface TagsiteIntegration extends AstroIntegration {
+  /** Options with defaults filled in (meaningful only when `problems` is empty). */
+  resolved: ResolvedOptions;
+  /** What is wrong with the options given, one problem per option. */
+  problems: Problem[];
+}
+
+/**
+ * tagsite's Astro integration: `tagsite({...})` in astro.config.mjs owns the site options
+ * (schemas/options.schema.json) and hands them to pages and loaders as `virtual:tagsite/options`.
+ */
+export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegration {
+  const { options: resolved, problems } = resolveOptions(options);
+  return {
+    name: 'tagsite',
+    resolved,
+    problems,
+    hooks: {
+      'astro:config:setup': ({ updateConfig }) => {
+        if (problems.length > 0) throw new ContentProblemsError(problems);
+        updateConfig({
+          vite: {
+            plugins: [
+              {
+                name: 'tagsite-options',
+                resolveId: (id: string) => (id === VIRTUAL_ID ? `\0${VIRTUAL_ID}` : undefined),
+                load: (id: string) => (id === `\0${VIRTUAL_ID}` ? `export default ${JSON.stringify(resolved)};` : undefined),
+              },
+            ],
+          },
+        });
+      },
+    },
+  };
+}

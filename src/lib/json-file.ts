@@ -1,0 +1,49 @@
+import { findNodeAtLocation, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import type { Problem } from './problems.ts';
+
+/** A parsed JSON file that can tell the line of any JSON pointer in it. */
+export interface JsonFile {
+  data: unknown;
+  lineOf: (pointer: string) => number | undefined;
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** Parses strict JSON (no comments, no trailing commas); a syntax error is a problem with its line. */
+export function parseJsonFile(text: string, file: string): JsonFile | Problem {
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
+  if (errors.length > 0 || !tree) {
+    const first = errors[0];
+    return {
+      file,
+      line: first ? lineAt(text, first.offset) : undefined,
+      field: '(file)',
+      message: first ? `not valid JSON: ${printParseErrorCode(first.error)}` : 'the file is empty',
+    };
+  }
+  const data: unknown = JSON.parse(text);
+  return {
+    data,
+    lineOf(pointer: string) {
+      const path = pointer
+        .split('/')
+        .slice(1)
+        .map((key) => (/^\d+$/.test(key) ? Number(key) : key.replace(/~1/g, '/').replace(/~0/g, '~')));
+      // A missing field has no node: fall back to its nearest existing parent.
+      for (let depth = path.length; depth >= 0; depth--) {
+        const node = findNodeAtLocation(tree, path.slice(0, depth));
+        if (node) return lineAt(text, node.parent?.type === 'property' ? node.parent.offset : node.offset);
+      }
+      return undefined;
+    },
+  };
+}
+
+export function isProblem(value: unknown): value is Problem {
+  return typeof value === 'object' && value !== null && 'field' in value && 'message' in value && 'file' in value;
+}

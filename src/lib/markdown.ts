@@ -1,0 +1,96 @@
+import { Marked } from 'marked';
+import sanitizeHtml from 'sanitize-html';
+import { Parser } from 'htmlparser2';
+
+// Topics are untrusted data: Markdown is rendered with marked and the HTML is then cleaned with
+// sanitize-html against an allow-list. Astro's own Markdown pipeline (Sätteri) runs no rehype
+// plugins, so topics do not go through it; site pages (MDX) are trusted code and do.
+const marked = new Marked({ gfm: true, async: false });
+
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'kbd', 'samp',
+    'em', 'strong', 'del', 's', 'sub', 'sup', 'mark', 'small', 'a', 'img', 'ul', 'ol', 'li',
+    'dl', 'dt', 'dd', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'details', 'summary', 'input',
+  ],
+  allowedAttributes: {
+    a: ['href', 'title'],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    code: ['class'],
+    th: ['align'],
+    td: ['align'],
+    ol: ['start'],
+    input: ['type', 'checked', 'disabled'],
+  },
+  allowedClasses: { code: [/^language-[\w+#-]+$/] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowedSchemesAppliedToAttributes: ['href', 'src'],
+  allowProtocolRelative: false,
+  // A heading of level 1 would compete with the topic's title.
+  transformTags: {
+    h1: 'h2',
+    a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow ugc noopener' }),
+    img: sanitizeHtml.simpleTransform('img', { loading: 'lazy' }),
+    input: (tagName, attribs) =>
+      attribs.type === 'checkbox'
+        ? { tagName, attribs: { ...attribs, disabled: '' } }
+        : { tagName: 'span', attribs: {} },
+  },
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'iframe', 'object', 'embed'],
+} as sanitizeHtml.IOptions;
+// Attributes added by transforms must be allowed too.
+(SANITIZE.allowedAttributes as Record<string, string[]>).a!.push('rel');
+(SANITIZE.allowedAttributes as Record<string, string[]>).img!.push('loading');
+
+/** Renders a topic's first post (Markdown) to HTML that is safe to put into a page: no scripts, no event handlers, no `javascript:` URLs. */
+export function renderTopicHtml(markdown: string): string {
+  return sanitizeHtml(marked.parse(markdown) as string, SANITIZE);
+}
+
+const BLOCK = new Set([
+  'p', 'div', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'ul', 'ol', 'dl', 'dt', 'dd',
+  'blockquote', 'pre', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'details', 'summary',
+]);
+
+/** The plain text of (sanitised) HTML: markup removed, link text kept, blocks joined by one space, whitespace collapsed. */
+export function plainText(html: string): string {
+  const parts: string[] = [];
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (BLOCK.has(name)) parts.push(' ');
+      },
+      ontext(text) {
+        parts.push(text);
+      },
+      onclosetag(name) {
+        if (BLOCK.has(name)) parts.push(' ');
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.end(html);
+  return parts.join('').replace(/\s+/gu, ' ').trim();
+}
+
+/**
+ * The excerpt rule of SPEC 2.1: when the text is longer than `length` characters it is cut at a
+ * word boundary to at most `length` characters and `…` is appended.
+ */
+export function cutExcerpt(text: string, length: number): string {
+  const chars = [...text];
+  if (chars.length <= length) return text;
+  const head = chars.slice(0, length);
+  // The cut falls on a boundary when the next character is a space; otherwise drop the broken word.
+  if (chars[length] !== ' ') {
+    const lastSpace = head.lastIndexOf(' ');
+    if (lastSpace > 0) head.length = lastSpace;
+  }
+  return `${head.join('').trimEnd()}…`;
+}
+
+/** A topic's excerpt from its sanitised HTML. */
+export function topicExcerpt(html: string, length: number): string {
+  return cutExcerpt(plainText(html), length);
+}

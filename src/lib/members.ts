@@ -1,0 +1,27 @@
+import type { Member, Members } from './schema-types.ts';
+import type { JsonFile } from './json-file.ts';
+import { schemaProblems } from './schema-validation.ts';
+import type { Problem } from './problems.ts';
+
+export type { Member };
+
+/** Validates members.json; names are unique (compared case-insensitively, as the author filter is). */
+export function readMembers(json: JsonFile, file: string): { members: Member[]; problems: Problem[] } {
+  const problems = schemaProblems('members', json.data, file, json.lineOf);
+  if (problems.length > 0) return { members: [], problems };
+  const members = json.data as Members;
+  const seen = new Map<string, number>();
+  members.forEach((member, i) => {
+    const key = member.name.toLowerCase();
+    const first = seen.get(key);
+    if (first !== undefined) {
+      problems.push({
+        file,
+        line: json.lineOf(`/${i}/name`),
+        field: `[${i}].name`,
+        message: `duplicate member name '${member.name}' (already at [${first}])`,
+      });
+    } else seen.set(key, i);
+  });
+  return { members, problems };
+}

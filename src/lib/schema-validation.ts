@@ -1,0 +1,169 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import topicSchema from '../../schemas/topic.schema.json' with { type: 'json' };
+import contentTypesSchema from '../../schemas/content-types.schema.json' with { type: 'json' };
+import membersSchema from '../../schemas/members.schema.json' with { type: 'json' };
+import linksSchema from '../../schemas/links.schema.json' with { type: 'json' };
+import optionsSchema from '../../schemas/options.schema.json' with { type: 'json' };
+import { fieldPath, type Problem } from './problems.ts';
+
+// ajv-formats is CommonJS; under Node's ESM loader its default export is the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as typeof addFormatsModule;
+
+/** The JSON Schemas by name. Each format is defined once, in schemas/. */
+export const schemas = {
+  topic: topicSchema,
+  contentTypes: contentTypesSchema,
+  members: membersSchema,
+  links: linksSchema,
+  options: optionsSchema,
+} as const;
+
+export type SchemaName = keyof typeof schemas;
+
+function createAjv(useDefaults: boolean): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults });
+  addFormats(ajv);
+  // A content date is a calendar day (that day in UTC) or an ISO 8601 date-time.
+  const date = ajv.formats['date'] as { validate: (s: string) => boolean };
+  const dateTime = ajv.formats['date-time'] as { validate: (s: string) => boolean };
+  ajv.addFormat('date-or-date-time', (s: string) => date.validate(s) || dateTime.validate(s));
+  return ajv;
+}
+
+const strictAjv = createAjv(false);
+const defaultingAjv = createAjv(true);
+const compiled = new Map<string, ValidateFunction>();
+
+/** Returns the compiled validator of a schema; `withDefaults` fills in `default` values as it validates. */
+export function validatorFor(name: SchemaName, withDefaults = false): ValidateFunction {
+  const key = `${name}:${withDefaults}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = (withDefaults ? defaultingAjv : strictAjv).compile(schemas[name]);
+    compiled.set(key, validate);
+  }
+  return validate;
+}
+
+/** Turns a JSON pointer (`/tags/2`) into a field path (`tags[2]`), with an optional root prefix. */
+export function pointerToField(pointer: string, root = ''): string {
+  let path = root;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    path = /^\d+$/.test(key) ? fieldPath(path, Number(key)) : fieldPath(path, key);
+  }
+  return path || '(file)';
+}
+
+const FORMAT_WORDS: Record<string, string> = {
+  date: 'a real calendar date YYYY-MM-DD',
+  'date-time': 'an ISO 8601 date-time',
+  'date-or-date-time': 'a date YYYY-MM-DD or an ISO 8601 date-time',
+  uri: 'an absolute URL',
+};
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'number' && !Number.isInteger(value)) return `the number ${value}`;
+  return typeof value === 'string' ? `the text ${JSON.stringify(value)}` : `${typeof value} ${String(value)}`;
+}
+
+function valueAt(data: unknown, pointer: string): unknown {
+  let value = data;
+  for (const raw of pointer.split('/').slice(1)) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return value;
+}
+
+/** Says what one Ajv error means in the user's words, naming the field it concerns. */
+function explain(error: ErrorObject, data: unknown, root: string): { field: string; message: string } {
+  const here = error.instancePath;
+  const value = valueAt(data, here);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { field: pointerToField(`${here}/${String(params.missingProperty)}`, root), message: 'is required' };
+    case 'additionalProperties': {
+      const allowed = Object.keys(
+        ((error.parentSchema as { properties?: Record<string, unknown> }).properties ?? {}) as object,
+      );
+      const extra = String(params.additionalProperty);
+      const guess = allowed.find((name) => name.startsWith(extra) || extra.startsWith(name));
+      return {
+        field: pointerToField(`${here}/${extra}`, root),
+        message: `unknown field${guess ? ` (did you mean '${guess}'?)` : ''}; allowed: ${allowed.join(', ')}`,
+      };
+    }
+    case 'type':
+      return {
+        field: pointerToField(here, root),
+        message: `must be ${params.type === 'integer' ? 'a whole number' : params.type === 'array' ? 'a list' : `a ${String(params.type)}`}, not ${describeType(value)}`,
+      };
+    case 'minLength':
+      return {
+        field: pointerToField(here, root),
+        message: params.limit === 1 ? 'must not be empty' : `must be at least ${String(params.limit)} characters`,
+      };
+    case 'maxLength':
+      return {
+        field: pointerToField(here, root),
+        message: `must be at most ${String(params.limit)} characters (it has ${[...String(value)].length})`,
+      };
+    case 'minimum':
+    case 'exclusiveMinimum':
+    case 'maximum':
+      return { field: pointerToField(here, root), message: `must be ${String(params.comparison)} ${String(params.limit)}, not ${String(value)}` };
+    case 'format':
+      return {
+        field: pointerToField(here, root),
+        message: `must be ${FORMAT_WORDS[String(params.format)] ?? String(params.format)}, not ${JSON.stringify(value)}`,
+      };
+    case 'enum':
+      return {
+        field: pointerToField(here, root),
+        message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, not ${JSON.stringify(value)}`,
+      };
+    case 'pattern': {
+      const description = (error.parentSchema as { description?: string }).description;
+      return {
+        field: pointerToField(here, root),
+        message: `${JSON.stringify(value)} is not valid${description ? `: ${description}` : ` (must match ${String(params.pattern)})`}`,
+      };
+    }
+    default:
+      return { field: pointerToField(here, root), message: error.message ?? 'is not valid' };
+  }
+}
+
+/**
+ * Validates data against a schema and returns the problems, one per field (Ajv may report one
+ * mistake under several keywords: the first explanation of a field wins).
+ */
+export function schemaProblems(
+  name: SchemaName,
+  data: unknown,
+  file: string,
+  lineOf: (pointer: string) => number | undefined,
+  options: { root?: string; withDefaults?: boolean } = {},
+): Problem[] {
+  const validate = validatorFor(name, options.withDefaults);
+  if (validate(data)) return [];
+  const problems: Problem[] = [];
+  const seen = new Set<string>();
+  for (const error of validate.errors ?? []) {
+    const { field, message } = explain(error, data, options.root ?? '');
+    if (seen.has(field)) continue;
+    seen.add(field);
+    const pointer = error.keyword === 'required' || error.keyword === 'additionalProperties'
+      ? `${error.instancePath}/${String((error.params as Record<string, unknown>).missingProperty ?? (error.params as Record<string, unknown>).additionalProperty)}`
+      : error.instancePath;
+    problems.push({ file, line: lineOf(pointer) ?? lineOf(error.instancePath), field, message });
+  }
+  return problems;
+}
