@@ -1,0 +1,32 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The project root (tests run scripts the way `npm run` does: from here). */
+export const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ScriptResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs one of scripts/*.ts exactly as its npm script does (Node with type stripping), from the
+ * project root, and collects its output. `env` is added to the environment.
+ */
+export function runScript(script: string, args: string[] = [], env: Record<string, string | undefined> = {}, input?: string): Promise<ScriptResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--experimental-strip-types', '--no-warnings', `scripts/${script}.ts`, ...args], {
+      cwd: projectRoot,
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input ?? '');
+  });
+}
