@@ -37,6 +37,8 @@ try {
   await build({
     root,
     outDir: fresh,
+    // The same config file the options were read from (TAGSITE_CONFIG points tests at their own).
+    ...(process.env.TAGSITE_CONFIG ? { configFile: process.env.TAGSITE_CONFIG } : {}),
     // Another content folder (a test fixture) must not share Astro's content cache with content/.
     ...(content === resolve(root, 'content') ? {} : { cacheDir: join(work, 'cache') }),
     logLevel: (process.env.TAGSITE_LOG_LEVEL as 'info' | undefined) ?? 'warn',
