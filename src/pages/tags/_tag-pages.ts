@@ -15,7 +15,7 @@ export interface TagPageProps {
 /** Every page of every tag listing: page 1 at /tags/<tag>/ (`firstPage`), pages 2+ at /tags/<tag>/<n>/. */
 export async function tagPagePaths(firstPage: boolean) {
   const { byTag } = await siteData();
-  const paths = [];
+  const paths: Array<{ params: Record<string, string>; props: TagPageProps }> = [];
   for (const [tag, topics] of byTag) {
     const pages = paginate(topics, options.pageSize);
     pages.forEach((pageTopics, i) => {
