@@ -23,7 +23,8 @@ export const schemas = {
 export type SchemaName = keyof typeof schemas;
 
 function createAjv(useDefaults: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults });
+  // verbose: the messages read `parentSchema` (allowed fields of an unknown one, a pattern's description).
+  const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults, verbose: true });
   addFormats(ajv);
   // A content date is a calendar day (that day in UTC) or an ISO 8601 date-time.
   const date = ajv.formats['date'] as { validate: (s: string) => boolean };
