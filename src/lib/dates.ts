@@ -4,18 +4,21 @@
  * The strings reaching here have already passed the schema's format check.
  */
 export function parseContentDate(text: string): number | undefined {
-  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (day) {
-    const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])];
-    const ms = Date.UTC(year, month - 1, date);
-    const check = new Date(ms);
-    return check.getUTCFullYear() === year && check.getUTCMonth() === month - 1 && check.getUTCDate() === date
-      ? ms
-      : undefined;
-  }
-  const hasZone = /(?:[zZ]|[+-]\d{2}:?\d{2})$/.test(text);
-  const ms = Date.parse(hasZone ? text : `${text}Z`);
-  return Number.isNaN(ms) ? undefined : ms;
+  // Read by hand rather than with Date.parse: it must take every form the schema's date-time format
+  // takes (an offset of hours only, `+05`; a leap second; years before 100) and nothing else.
+  const match =
+    /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[zZ]|([+-])(\d{2})(?::?(\d{2}))?)?)?$/.exec(text);
+  if (!match) return undefined;
+  const [year, month, date, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as number[];
+  if (hour! > 23 || minute! > 59 || second! > 60) return undefined;
+  const day = new Date(0);
+  // setUTCFullYear, unlike Date.UTC, keeps years 0–99 as they are.
+  day.setUTCFullYear(year!, month! - 1, date!);
+  if (day.getUTCFullYear() !== year || day.getUTCMonth() !== month! - 1 || day.getUTCDate() !== date) return undefined;
+  const fraction = Number(`0.${match[7] ?? '0'}`);
+  const offsetMinutes = match[8] ? (match[8] === '-' ? -1 : 1) * (Number(match[9]) * 60 + Number(match[10] ?? 0)) : 0;
+  // A leap second (:60) is read as the first instant of the next minute.
+  return day.getTime() + ((hour! * 60 + minute! - offsetMinutes) * 60 + second!) * 1000 + Math.floor(fraction * 1000);
 }
 
 /** The calendar day (UTC) of an instant, `YYYY-MM-DD`. */
