@@ -41,14 +41,43 @@ const MATTER_OPTIONS = {
   engines: { yaml: (text: string) => loadYaml(text, { schema: CORE_SCHEMA }) as object },
 };
 
-/** Line of a front-matter field in the file: the front matter starts on line 2. */
+/**
+ * Line of a front-matter field in the file (the front matter starts on line 2). Nested fields written
+ * in block style (`workflow:` then `  file: …`, `tags:` then `  - …`) get their own line; anything
+ * else, such as a flow list `[a, b]` or a missing field, gets its nearest existing parent's line.
+ */
 function lineOfField(frontMatter: string): (pointer: string) => number | undefined {
   const lines = frontMatter.split('\n');
+  const indentOf = (i: number) => lines[i]!.length - lines[i]!.trimStart().length;
+  const isItem = (i: number) => /^\s*-(?:\s|$)/.test(lines[i]!);
+  const isKey = (i: number, key: string) =>
+    [`${key}:`, `"${key}":`, `'${key}':`].some((start) => lines[i]!.trimStart().startsWith(start));
+  // The lines directly inside the node on line `at` (-1: the whole front matter).
+  const childLines = (at: number): number[] => {
+    const parentIndent = at < 0 ? -1 : indentOf(at);
+    const found: number[] = [];
+    let childIndent: number | undefined;
+    for (let i = at + 1; i < lines.length; i++) {
+      const text = lines[i]!.trim();
+      if (text === '' || text.startsWith('#')) continue;
+      const indent = indentOf(i);
+      // YAML lets a list's items sit at the same indentation as its key.
+      if (indent < parentIndent || (indent === parentIndent && !isItem(i))) break;
+      childIndent ??= indent;
+      if (indent === childIndent) found.push(i);
+    }
+    return found;
+  };
   return (pointer) => {
-    const key = pointer.split('/')[1];
-    if (!key) return 1;
-    const at = lines.findIndex((line) => line.startsWith(`${key}:`) || line.startsWith(`"${key}":`) || line.startsWith(`'${key}':`));
-    return at < 0 ? undefined : at + 2;
+    let at = -1;
+    for (const raw of pointer.split('/').slice(1)) {
+      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      const children = childLines(at);
+      const next = /^\d+$/.test(key) ? children.filter(isItem)[Number(key)] : children.find((i) => isKey(i, key));
+      if (next === undefined) break;
+      at = next;
+    }
+    return at < 0 ? 1 : at + 2;
   };
 }
 
@@ -80,7 +109,8 @@ export function readTopic(file: string, text: string, context: TopicContext): { 
     const yamlError = error as { reason?: string; mark?: { line: number }; message: string };
     problems.push({
       file,
-      line: yamlError.mark ? yamlError.mark.line + 2 : undefined,
+      // The YAML text starts right after the opening `---` (its line 0 is the file's line 1).
+      line: yamlError.mark ? yamlError.mark.line + 1 : undefined,
       field: '(front matter)',
       message: `not valid YAML: ${yamlError.reason ?? yamlError.message.split('\n')[0]}`,
     });
@@ -95,7 +125,7 @@ export function readTopic(file: string, text: string, context: TopicContext): { 
   problems.push(...schemaProblems('topic', data, file, lineOf));
   const fm = data as TopicFrontMatter;
   const problem = (field: string, message: string) =>
-    problems.push({ file, line: lineOf(`/${field.split(/[.[]/)[0]}`), field, message });
+    problems.push({ file, line: lineOf(`/${field.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`), field, message });
 
   // Dates: the schema checked their form; here, their order.
   const createdMs = typeof fm.created === 'string' ? parseContentDate(fm.created) : undefined;
