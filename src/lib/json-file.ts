@@ -14,7 +14,9 @@ function lineAt(text: string, offset: number): number {
 }
 
 /** Parses strict JSON (no comments, no trailing commas); a syntax error is a problem with its line. */
-export function parseJsonFile(text: string, file: string): JsonFile | Problem {
+export function parseJsonFile(source: string, file: string): JsonFile | Problem {
+  // Editors on Windows often save a byte-order mark; it is not part of the JSON (and changes no line).
+  const text = source.replace(/^\uFEFF/, '');
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
   if (errors.length > 0 || !tree) {

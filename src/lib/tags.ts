@@ -33,6 +33,7 @@ const ESCAPE = /^~(?:u([0-9a-f]{4})|U([0-9a-f]{6})|([0-9a-f]{2}))/;
 
 /** Reads a tag back from its slug; the inverse of tagSlug. Returns undefined for a string tagSlug never makes. */
 export function tagFromSlug(slug: string): string | undefined {
+  if (slug === '') return undefined; // no tag is empty
   let tag = '';
   for (let i = 0; i < slug.length; ) {
     if (slug[i] === '~') {
