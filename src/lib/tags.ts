@@ -1,6 +1,7 @@
 /** Normalises a tag as SPEC 2.1 says: trimmed, inner whitespace collapsed to one space, lower-cased (NFC). */
 export function normaliseTag(raw: string): string {
-  return raw.normalize('NFC').trim().replace(/\s+/gu, ' ').toLowerCase();
+  // NFC last: lower-casing can undo it (`Ϊ́` lower-cases to a sequence that composes to `ΐ`).
+  return raw.trim().replace(/\s+/gu, ' ').toLowerCase().normalize('NFC');
 }
 
 // Characters a tag keeps as-is in its URL segment. Everything else is escaped with `~`, which keeps
