@@ -8,6 +8,8 @@ export const TYPED_SCHEMAS = [
   'members.schema.json',
   'links.schema.json',
   'options.schema.json',
+  'lookup-response.schema.json',
+  'check-links-report.schema.json',
 ];
 
 /** Renders the TypeScript source of src/lib/schema-types.ts from schemas/. */

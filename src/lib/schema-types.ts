@@ -272,3 +272,124 @@ export interface TagsiteOptions {
     url?: string;
   };
 }
+
+/**
+ * The reply of the third-party DNS propagation lookup that `npm run check-links` calls (SPEC 6). Fields not named here are allowed and ignored: the service may add some.
+ */
+export interface LookupResponse {
+  /**
+   * What was asked: the lookup tool and the domain.
+   */
+  query: {
+    /**
+     * Name of the lookup tool that answered.
+     */
+    tool: string;
+    /**
+     * The domain looked up; must be the domain asked for.
+     */
+    domain: string;
+  };
+  /**
+   * The address (or several, separated by spaces) every server should return.
+   */
+  expectedresponse: string;
+  /**
+   * The answers of the DNS servers around the world.
+   */
+  response: {
+    /**
+     * One answer per DNS server; at least one.
+     *
+     * @minItems 1
+     */
+    server: [LookupServerAnswer, ...LookupServerAnswer[]];
+  };
+}
+/**
+ * One DNS server's answer.
+ */
+export interface LookupServerAnswer {
+  /**
+   * Where the server is, as the service names it (such as `Frankfurt, Germany`).
+   */
+  location: string;
+  /**
+   * The address (or several, separated by spaces) the server returned.
+   */
+  resultvalue: string;
+  /**
+   * `ok` when the server answered; anything else (such as `fail`) is a problem.
+   */
+  resultstatus: string;
+}
+
+/**
+ * What `npm run check-links -- --json` prints: the lookup health check of every domain (SPEC 6). It never holds the API key.
+ */
+export interface CheckLinksReport {
+  /**
+   * True only when every domain is fully ok (the command then exits 0).
+   */
+  ok: boolean;
+  /**
+   * The lookup endpoint asked, without the query that carries the key.
+   */
+  lookupUrl: string;
+  /**
+   * One entry per domain checked, in the order of content/links.json (or as given with --domain).
+   */
+  domains: DomainCheck[];
+}
+/**
+ * The outcome for one domain.
+ */
+export interface DomainCheck {
+  /**
+   * The domain looked up.
+   */
+  domain: string;
+  /**
+   * `ok`: every server returned an expected address; `problems`: some server did not (see `problems`); `error`: the domain could not be checked (see `error`).
+   */
+  status: 'ok' | 'problems' | 'error';
+  /**
+   * The addresses the lookup service expects (from `expectedresponse`); empty on an error.
+   *
+   * Items: One expected address.
+   */
+  expected: string[];
+  /**
+   * How many DNS servers answered; 0 on an error.
+   */
+  servers: number;
+  /**
+   * The servers that failed or returned an unexpected address.
+   */
+  problems: ServerProblem[];
+  /**
+   * Why the domain could not be checked (not JSON, HTTP error, timeout, schema mismatch); empty when it was checked.
+   */
+  error: string;
+}
+/**
+ * One DNS server that did not return an expected address.
+ */
+export interface ServerProblem {
+  /**
+   * Where the server is, as the lookup service names it.
+   */
+  location: string;
+  /**
+   * What the server returned.
+   */
+  resultvalue: string;
+  /**
+   * The server's status as the lookup service gave it.
+   */
+  resultstatus: string;
+  /**
+   * What is wrong, in words.
+   */
+  message: string;
+}

@@ -5,6 +5,8 @@ import contentTypesSchema from '../../schemas/content-types.schema.json' with { 
 import membersSchema from '../../schemas/members.schema.json' with { type: 'json' };
 import linksSchema from '../../schemas/links.schema.json' with { type: 'json' };
 import optionsSchema from '../../schemas/options.schema.json' with { type: 'json' };
+import lookupResponseSchema from '../../schemas/lookup-response.schema.json' with { type: 'json' };
+import checkLinksReportSchema from '../../schemas/check-links-report.schema.json' with { type: 'json' };
 import { fieldPath, type Problem } from './problems.ts';
 
 // ajv-formats is CommonJS; under Node's ESM loader its default export is the module object.
@@ -18,6 +20,8 @@ export const schemas = {
   members: membersSchema,
   links: linksSchema,
   options: optionsSchema,
+  lookupResponse: lookupResponseSchema,
+  checkLinksReport: checkLinksReportSchema,
 } as const;
 
 export type SchemaName = keyof typeof schemas;
