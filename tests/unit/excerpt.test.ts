@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { cutExcerpt, plainText, renderTopicHtml, topicExcerpt } from '../../src/lib/markdown.ts';
+import { parseJsonFile, type JsonFile } from '../../src/lib/json-file.ts';
+import { readContentTypes } from '../../src/lib/content-types.ts';
+import { readTopic } from '../../src/lib/topics.ts';
+
+/** The plain text of a Markdown post, the way a topic's excerpt is made (rendered and sanitised first). */
+const textOf = (markdown: string) => plainText(renderTopicHtml(markdown));
+
+describe('plainText', () => {
+  it('removes Markdown markup and keeps the words', () => {
+    expect(textOf('# Title\n\nSome **bold**, *em* and `code`.')).toBe('Title Some bold, em and code.');
+  });
+
+  it('keeps the text of links, not their addresses', () => {
+    const text = textOf('See [the guide](https://example.com/guide) and <https://example.com/raw>.');
+    expect(text).toBe('See the guide and https://example.com/raw.');
+    expect(textOf('[docs](https://example.com/docs)')).not.toContain('(');
+  });
+
+  it('joins paragraphs, list items and table cells with one space', () => {
+    expect(textOf('First.\n\nSecond.\n\n\n\nThird.')).toBe('First. Second. Third.');
+    expect(textOf('Intro:\n\n- one\n- two\n\n1. three')).toBe('Intro: one two three');
+    expect(textOf('| a | b |\n|---|---|\n| 1 | 2 |')).toBe('a b 1 2');
+    expect(textOf('line one  \nline two')).toBe('line one line two');
+  });
+
+  it('collapses whitespace of every kind, including no-break spaces and tabs', () => {
+    expect(textOf('a \t  b&nbsp;&nbsp;c\u00a0 d')).toBe('a b c d');
+    expect(plainText('<p>  a\n\n\tb  </p>')).toBe('a b');
+  });
+
+  it('decodes entities', () => {
+    expect(textOf('Tom &amp; Jerry &lt;3 &quot;x&quot; &#169;')).toBe('Tom & Jerry <3 "x" ©');
+    expect(plainText('<p>R&amp;D</p>')).toBe('R&D');
+  });
+
+  it('keeps no markup from HTML written in the post', () => {
+    const html = [
+      '<b>bold</b> <span class="x">span</span> <div>div</div>',
+      '<img src="https://example.com/a.png" alt="pic"> <em>em</em>',
+      '<script>alert(1)</script><style>p{}</style><iframe src="https://example.com"></iframe>',
+      '<!-- a comment --> <a href="https://example.com" onclick="x()">link</a>',
+    ].join('\n\n');
+    const text = textOf(html);
+    expect(text).toBe('bold span div em link');
+    expect(text).not.toMatch(/<[a-z!/]/i);
+    expect(text).not.toContain('alert');
+  });
+
+  it('never contains a tag that the post wrote as HTML', () => {
+    const tags = ['<b>', '</b>', '<i>', '<div>', '<span>', '<p>', '<br>', '<a href="https://x.example">', '</a>', '<h1>', '<em>'];
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...tags), fc.constantFrom('word', ' ', '\n', '\n\n', '**', '_', '- ')), { maxLength: 30 }), (parts) => {
+        const text = textOf(parts.join(''));
+        for (const tag of tags) expect(text).not.toContain(tag);
+        expect(text).toBe(text.trim());
+        expect(text).not.toMatch(/\s\s|[^\S ]/u);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('cutExcerpt', () => {
+  it('leaves text of at most the length as it is', () => {
+    expect(cutExcerpt('short text', 200)).toBe('short text');
+    expect(cutExcerpt('exactly ten', 11)).toBe('exactly ten');
+    expect(cutExcerpt('', 20)).toBe('');
+  });
+
+  it('cuts longer text at a word boundary and appends …', () => {
+    expect(cutExcerpt('alpha beta gamma delta', 13)).toBe('alpha beta…');
+    expect(cutExcerpt('alpha beta gamma delta', 10)).toBe('alpha beta…');
+    expect(cutExcerpt('alpha beta gamma delta', 16)).toBe('alpha beta gamma…');
+  });
+
+  it('hard-cuts a single word longer than the length', () => {
+    expect(cutExcerpt('Donaudampfschifffahrtsgesellschaft', 10)).toBe('Donaudampf…');
+    expect(cutExcerpt('Donaudampfschifffahrtsgesellschaft is long', 10)).toBe('Donaudampf…');
+  });
+
+  it('counts characters, not UTF-16 units, and never splits one', () => {
+    expect(cutExcerpt('😀😀😀 😀😀', 4)).toBe('😀😀😀…');
+    expect(cutExcerpt('😀😀😀😀😀', 3)).toBe('😀😀😀…');
+  });
+
+  it('gives a prefix of the text of at most N characters, at a word boundary unless one word is too long', () => {
+    const word = fc.string({ unit: fc.constantFrom(...'abcdé😀日-.,'.split('')), minLength: 1, maxLength: 15 });
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 120 }), (words, length) => {
+        const text = words.join(' ');
+        const excerpt = cutExcerpt(text, length);
+        if ([...text].length <= length) {
+          expect(excerpt).toBe(text);
+          return;
+        }
+        expect(excerpt.endsWith('…')).toBe(true);
+        const head = excerpt.slice(0, -1);
+        expect(text.startsWith(head)).toBe(true);
+        expect([...head].length).toBeLessThanOrEqual(length);
+        expect(head.length).toBeGreaterThan(0);
+        const firstChars = [...text].slice(0, length).join('');
+        if (firstChars.includes(' ')) expect(text[head.length]).toBe(' ');
+        else expect(head).toBe(firstChars);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('topicExcerpt', () => {
+  it('is the cut plain text of the post', () => {
+    const html = renderTopicHtml('Hello **there**, [friend](https://example.com).\n\nSecond paragraph here.');
+    expect(topicExcerpt(html, 200)).toBe('Hello there, friend. Second paragraph here.');
+    expect(topicExcerpt(html, 25)).toBe('Hello there, friend.…');
+  });
+});
+
+describe('the excerptLength option', () => {
+  const typesJson = parseJsonFile(JSON.stringify({ forums: [{ id: 'help', name: 'Help' }] }), 'content/content-types.json') as JsonFile;
+  const contentTypes = readContentTypes(typesJson, 'content/content-types.json').index;
+  const body = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+  const file = `---\ntitle: Long\nauthor: ana\ncreated: 2024-01-01\nforum: help\n---\n${body}\n`;
+
+  it('decides where readTopic cuts the excerpt', () => {
+    for (const excerptLength of [20, 50, 200]) {
+      const { topic, problems } = readTopic('content/topics/long.md', file, { contentTypes, excerptLength });
+      expect(problems).toEqual([]);
+      expect(topic!.excerpt).toBe(cutExcerpt(body, excerptLength));
+      expect([...topic!.excerpt.slice(0, -1)].length).toBeLessThanOrEqual(excerptLength);
+    }
+  });
+
+  it('keeps a post shorter than the length whole, without …', () => {
+    const { topic } = readTopic('content/topics/short.md', file.replace(body, 'Just this.'), { contentTypes, excerptLength: 200 });
+    expect(topic!.excerpt).toBe('Just this.');
+  });
+});
