@@ -1,0 +1,37 @@
+import type { SearchQuery } from '../../lib/search/query.ts';
+
+/** Where the worker's data comes from: the whole site (core.json) or one tag's file. */
+export type IndexSource = { kind: 'site' } | { kind: 'tag'; slug: string };
+
+export type WorkerRequest =
+  | { type: 'init'; indexUrl: string; source: IndexSource }
+  | { type: 'search'; id: number; query: SearchQuery; now: number; pageSize: number };
+
+/** One listing entry, as the result template shows it. */
+export interface ResultRow {
+  slug: string;
+  title: string;
+  excerpt: string;
+  replies: number;
+  tags: string[];
+}
+
+export interface Choices {
+  tags: string[];
+  authors: string[];
+  types: Array<{ id: string; name: string; depth: number }>;
+}
+
+export type WorkerResponse =
+  | { type: 'ready'; choices: Choices; count: number }
+  | {
+      type: 'results';
+      id: number;
+      total: number;
+      pageNumber: number;
+      pages: number;
+      rows: ResultRow[];
+      facets: { tags: Array<[string, number]>; types: Array<[string, number]>; authors: Array<[string, number]> };
+      ms: number;
+    }
+  | { type: 'error'; id?: number; message: string };

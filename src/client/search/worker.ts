@@ -1,0 +1,99 @@
+/// <reference lib="webworker" />
+// The search runs here, off the main thread, so typing never waits for it.
+import { decodeIndex, runSearch, type SearchIndex } from '../../lib/search/engine.ts';
+import type { CoreFile, DisplayRow, TagFile } from '../../lib/search/index-format.ts';
+import { WordMatcher } from '../../lib/search/word-match.ts';
+import type { ResultRow, WorkerRequest, WorkerResponse } from './protocol.ts';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+let index: SearchIndex | undefined;
+let words: WordMatcher | undefined;
+let displayShardSize = 0;
+let inlineDisplay: DisplayRow[] | undefined;
+let indexUrl = '';
+const displayShards = new Map<number, Promise<DisplayRow[]>>();
+
+const post = (message: WorkerResponse) => self.postMessage(message);
+
+async function readJson<T>(path: string): Promise<T> {
+  const response = await fetch(`${indexUrl}${path}`);
+  if (!response.ok) throw new Error(`could not load ${path} (HTTP ${response.status})`);
+  return (await response.json()) as T;
+}
+
+function displayShard(n: number): Promise<DisplayRow[]> {
+  let shard = displayShards.get(n);
+  if (!shard) displayShards.set(n, (shard = readJson<DisplayRow[]>(`display/${n}.json`)));
+  return shard;
+}
+
+async function rowsOf(local: Uint32Array): Promise<ResultRow[]> {
+  const idx = index!;
+  return Promise.all(
+    Array.from(local, async (ordinal) => {
+      const [slug, title, excerpt] = inlineDisplay
+        ? inlineDisplay[ordinal]!
+        : (await displayShard(Math.floor(idx.global[ordinal]! / displayShardSize)))[idx.global[ordinal]! % displayShardSize]!;
+      return { slug, title, excerpt, replies: idx.replies[ordinal]!, tags: idx.topicTags[ordinal]!.map((t) => idx.tagNames[t]!) };
+    }),
+  );
+}
+
+function typeDepth(types: SearchIndex['types'], i: number): number {
+  let depth = 0;
+  for (let p = types[i]!.parent; p >= 0; p = types[p]!.parent) depth++;
+  return depth;
+}
+
+async function init(request: Extract<WorkerRequest, { type: 'init' }>) {
+  indexUrl = request.indexUrl;
+  const file =
+    request.source.kind === 'tag'
+      ? await readJson<TagFile>(`tags/${request.source.slug}.json`)
+      : await readJson<CoreFile>('core.json');
+  index = decodeIndex(file);
+  inlineDisplay = 'display' in file ? file.display : undefined;
+  displayShardSize = 'displayShardSize' in file ? file.displayShardSize : 0;
+  const count = 'siteCount' in file ? file.siteCount : file.count;
+  words = new WordMatcher(readJson, { vocabKeys: file.vocabKeys, postingShards: file.postingShards, count });
+  post({
+    type: 'ready',
+    count: index.count,
+    choices: {
+      tags: index.tagNames,
+      authors: [...index.authorNames].sort((a, b) => a.localeCompare(b)),
+      types: index.types.map((type, i) => ({ id: type.id, name: type.name, depth: typeDepth(index!.types, i) })),
+    },
+  });
+}
+
+async function search(request: Extract<WorkerRequest, { type: 'search' }>) {
+  const started = performance.now();
+  const idx = index!;
+  const matches = request.query.q ? await words!.match(request.query.q, request.query.in === 'titles') : undefined;
+  const result = runSearch(idx, request.query, new Date(request.now), request.pageSize, matches);
+  const rows = await rowsOf(result.page);
+  const named = (map: Map<number, number>, names: (i: number) => string | undefined) =>
+    [...map].filter(([i]) => i >= 0).map(([i, n]) => [names(i)!, n] as [string, number]).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  post({
+    type: 'results',
+    id: request.id,
+    total: result.total,
+    pageNumber: result.pageNumber,
+    pages: result.pages,
+    rows,
+    facets: {
+      tags: named(result.facets.tags, (i) => idx.tagNames[i]),
+      types: named(result.facets.types, (i) => idx.types[i]?.id),
+      authors: named(result.facets.authors, (i) => idx.authorNames[i]),
+    },
+    ms: performance.now() - started,
+  });
+}
+
+self.onmessage = (event: MessageEvent<WorkerRequest>) => {
+  const request = event.data;
+  const work = request.type === 'init' ? init(request) : search(request);
+  work.catch((error: Error) => post({ type: 'error', id: request.type === 'search' ? request.id : undefined, message: error.message }));
+};

@@ -1,0 +1,230 @@
+import { deltaDecode, type Columns, type CoreFile, type IndexedType, type TagFile } from './index-format.ts';
+import { dateBounds, effectiveSort, type SearchQuery } from './query.ts';
+
+/** The structured fields of a set of topics, decoded for fast filtering. Local ordinal = position here. */
+export interface SearchIndex {
+  count: number;
+  /** Global ordinal (position in the site's listing order) of each local topic. */
+  global: Uint32Array;
+  createdMs: Float64Array;
+  updatedMs: Float64Array;
+  replies: Uint32Array;
+  views: Uint32Array;
+  author: Int32Array;
+  type: Int32Array;
+  tagNames: string[];
+  authorNames: string[];
+  types: IndexedType[];
+  /** Each topic's tag ids, in its own order. */
+  topicTags: number[][];
+  /** Precomputed: tag id → local ordinals (ascending). */
+  tagPostings: Uint32Array[];
+  /** Precomputed: author id → local ordinals. */
+  authorPostings: Uint32Array[];
+  /** Precomputed: lower-cased tag / author → id. */
+  tagId: Map<string, number>;
+  authorId: Map<string, number>;
+  /** Precomputed: content-type index → local ordinals. */
+  typePostings: Uint32Array[];
+  /** Sort orders as permutations of local ordinals, computed on first use. */
+  orders: Map<string, Uint32Array>;
+}
+
+function postingsBy(count: number, groups: number, keysOf: (ordinal: number) => ArrayLike<number>): Uint32Array[] {
+  const sizes = new Uint32Array(groups);
+  for (let i = 0; i < count; i++) {
+    const keys = keysOf(i);
+    for (let k = 0; k < keys.length; k++) if (keys[k]! >= 0) sizes[keys[k]!]!++;
+  }
+  const lists = Array.from(sizes, (size) => new Uint32Array(size));
+  const fill = new Uint32Array(groups);
+  for (let i = 0; i < count; i++) {
+    const keys = keysOf(i);
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k]!;
+      if (key >= 0) lists[key]![fill[key]!++] = i;
+    }
+  }
+  return lists;
+}
+
+/** Decodes core.json or a tag file into a SearchIndex, precomputing the postings filters start from. */
+export function decodeIndex(file: (CoreFile | TagFile) & Columns): SearchIndex {
+  const count = file.replies.length;
+  const updatedSeconds = deltaDecode(file.updated);
+  const updatedMs = new Float64Array(count);
+  const createdMs = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    updatedMs[i] = updatedSeconds[i]! * 1000;
+    createdMs[i] = (updatedSeconds[i]! - file.age[i]!) * 1000;
+  }
+  const global = 'ordinals' in file ? Uint32Array.from(deltaDecode(file.ordinals)) : Uint32Array.from({ length: count }, (_, i) => i);
+  const author = Int32Array.from(file.author);
+  const type = Int32Array.from(file.type);
+  return {
+    count,
+    global,
+    createdMs,
+    updatedMs,
+    replies: Uint32Array.from(file.replies),
+    views: Uint32Array.from(file.views),
+    author,
+    type,
+    tagNames: file.tagNames,
+    authorNames: file.authorNames,
+    types: file.types,
+    topicTags: file.tags,
+    tagPostings: postingsBy(count, file.tagNames.length, (i) => file.tags[i]!),
+    authorPostings: postingsBy(count, file.authorNames.length, (i) => [author[i]!]),
+    typePostings: postingsBy(count, file.types.length, (i) => [type[i]!]),
+    tagId: new Map(file.tagNames.map((tag, i) => [tag, i])),
+    authorId: new Map(file.authorNames.map((name, i) => [name.toLowerCase(), i])),
+    orders: new Map(),
+  };
+}
+
+/** Ids of a content type and, for a forum, of all its sub-forums. */
+export function typeWithDescendants(types: readonly IndexedType[], id: string): number[] {
+  const root = types.findIndex((type) => type.id === id);
+  if (root < 0) return [];
+  const out = [root];
+  for (let i = 0; i < out.length; i++) types.forEach((type, j) => type.parent === out[i] && out.push(j));
+  return out;
+}
+
+function union(lists: Uint32Array[], count: number): Uint32Array {
+  if (lists.length === 1) return lists[0]!;
+  const mark = new Uint8Array(count);
+  let size = 0;
+  for (const list of lists) for (let i = 0; i < list.length; i++) if (!mark[list[i]!]) (mark[list[i]!] = 1), size++;
+  const out = new Uint32Array(size);
+  for (let i = 0, j = 0; i < count; i++) if (mark[i]) out[j++] = i;
+  return out;
+}
+
+function intersect(lists: Uint32Array[], count: number): Uint32Array {
+  const sorted = [...lists].sort((a, b) => a.length - b.length);
+  let current = sorted[0]!;
+  for (const list of sorted.slice(1)) {
+    const mark = new Uint8Array(count);
+    for (let i = 0; i < list.length; i++) mark[list[i]!] = 1;
+    current = current.filter((ordinal) => mark[ordinal] === 1);
+  }
+  return current;
+}
+
+/** Word matches for a query, found by the caller (vocabulary + postings): per query word, global ordinal → score. */
+export type WordMatches = Array<Map<number, number>>;
+
+/**
+ * The structured filters of SPEC 4.2 (everything but words), applied with the most selective
+ * precomputed postings first and per-topic checks only on what remains. Local ordinals, ascending.
+ */
+export function structuredFilter(index: SearchIndex, query: SearchQuery, now: Date): Uint32Array {
+  const starts: Uint32Array[] = [];
+  const empty = new Uint32Array(0);
+  if (query.tags.length > 0) {
+    const lists = query.tags.map((tag) => index.tagPostings[index.tagId.get(tag) ?? -1] ?? empty);
+    starts.push(query.match === 'all' ? intersect(lists, index.count) : union(lists, index.count));
+  }
+  if (query.author) starts.push(index.authorPostings[index.authorId.get(query.author.toLowerCase()) ?? -1] ?? empty);
+  if (query.type) {
+    const ids = typeWithDescendants(index.types, query.type);
+    starts.push(ids.length ? union(ids.map((id) => index.typePostings[id]!), index.count) : empty);
+  }
+  let candidates = starts.length > 0 ? intersect(starts, index.count) : null;
+
+  const created = dateBounds(query.created, now);
+  const updated = dateBounds(query.updated, now);
+  const checks: Array<(i: number) => boolean> = [];
+  if (query.created.kind !== 'any') checks.push((i) => index.createdMs[i]! >= created.from && index.createdMs[i]! < created.to);
+  if (query.updated.kind !== 'any') checks.push((i) => index.updatedMs[i]! >= updated.from && index.updatedMs[i]! < updated.to);
+  if (query.minReplies > 0) checks.push((i) => index.replies[i]! >= query.minReplies);
+  if (query.minViews > 0) checks.push((i) => index.views[i]! >= query.minViews);
+  if (checks.length === 0) return candidates ?? Uint32Array.from({ length: index.count }, (_, i) => i);
+  const keep = (i: number) => checks.every((check) => check(i));
+  if (candidates) return candidates.filter(keep);
+  const out: number[] = [];
+  for (let i = 0; i < index.count; i++) if (keep(i)) out.push(i);
+  return Uint32Array.from(out);
+}
+
+/** Keeps the candidates that match the words (`all` or `any` of them); returns them with their relevancy. */
+export function wordFilter(index: SearchIndex, candidates: Uint32Array, words: WordMatches, mode: 'all' | 'any'): { ordinals: Uint32Array; score: Map<number, number> } {
+  const score = new Map<number, number>();
+  const kept: number[] = [];
+  for (let c = 0; c < candidates.length; c++) {
+    const local = candidates[c]!;
+    const global = index.global[local]!;
+    let total = 0;
+    let hits = 0;
+    for (const word of words) {
+      const s = word.get(global);
+      if (s !== undefined) (total += s), hits++;
+    }
+    if (mode === 'all' ? hits === words.length && hits > 0 : hits > 0) {
+      kept.push(local);
+      score.set(local, total);
+    }
+  }
+  return { ordinals: Uint32Array.from(kept), score };
+}
+
+const SORT_KEYS: Record<string, (index: SearchIndex) => ArrayLike<number>> = {
+  newest: (index) => index.createdMs,
+  replies: (index) => index.replies,
+  views: (index) => index.views,
+};
+
+/** A sort order over all local ordinals: biggest key first, ties in listing order. Cached on the index. */
+function order(index: SearchIndex, sort: string): Uint32Array {
+  let perm = index.orders.get(sort);
+  if (!perm) {
+    const key = SORT_KEYS[sort]!(index);
+    perm = Uint32Array.from({ length: index.count }, (_, i) => i).sort((a, b) => key[b]! - key[a]! || a - b);
+    index.orders.set(sort, perm);
+  }
+  return perm;
+}
+
+export interface SearchResult {
+  /** Total of the whole result set. */
+  total: number;
+  /** Local ordinals of the requested page, in result order. */
+  page: Uint32Array;
+  /** The page actually shown (clamped to the last page). */
+  pageNumber: number;
+  pages: number;
+  /** Counts per tag, content type and author within the whole result set. */
+  facets: { tags: Map<number, number>; types: Map<number, number>; authors: Map<number, number> };
+}
+
+/** Runs a whole search: filters, words, sort, page, facets. `words` is required when the query has `q`. */
+export function runSearch(index: SearchIndex, query: SearchQuery, now: Date, pageSize: number, words?: WordMatches): SearchResult {
+  let results = structuredFilter(index, query, now);
+  let score: Map<number, number> | undefined;
+  if (query.q && words) ({ ordinals: results, score } = wordFilter(index, results, words, query.words));
+
+  const sort = effectiveSort(query);
+  let sorted: Uint32Array;
+  if (sort === 'relevancy' && score) {
+    sorted = Uint32Array.from(results).sort((a, b) => score!.get(b)! - score!.get(a)! || a - b);
+  } else if (sort === 'updated' || sort === 'relevancy') {
+    sorted = results; // ascending ordinals are the listing order
+  } else {
+    const mark = new Uint8Array(index.count);
+    for (let i = 0; i < results.length; i++) mark[results[i]!] = 1;
+    sorted = order(index, sort).filter((ordinal) => mark[ordinal] === 1);
+  }
+  const pages = Math.max(1, Math.ceil(sorted.length / pageSize));
+  const pageNumber = Math.min(query.page, pages);
+  const facets = { tags: new Map<number, number>(), types: new Map<number, number>(), authors: new Map<number, number>() };
+  const bump = (map: Map<number, number>, key: number) => map.set(key, (map.get(key) ?? 0) + 1);
+  for (let i = 0; i < results.length; i++) {
+    const ordinal = results[i]!;
+    for (const tag of index.topicTags[ordinal]!) bump(facets.tags, tag);
+    bump(facets.types, index.type[ordinal]!);
+    bump(facets.authors, index.author[ordinal]!);
+  }
+  return { total: sorted.length, page: sorted.slice((pageNumber - 1) * pageSize, pageNumber * pageSize), pageNumber, pages, facets };
+}

@@ -1,0 +1,133 @@
+import type { Topic } from '../topics.ts';
+import type { ContentType } from '../content-types.ts';
+import { tagSlug } from '../tags.ts';
+import { plainText } from '../markdown.ts';
+import { terms, vocabKey, postingsShard } from './words.ts';
+import {
+  INDEX_VERSION, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
+  type PostingsFile, type TagFile, type VocabFile,
+} from './index-format.ts';
+
+/** Topics per display shard: one shard is about 25–40 KB of JSON before compression. */
+export const DISPLAY_SHARD_SIZE = 128;
+/** Aim for about this many postings per postings shard. */
+const POSTINGS_PER_SHARD = 12_000;
+
+/** The text words are searched in besides the title: the whole first post, as plain text. */
+function bodyText(topic: Topic): string {
+  return plainText(topic.html);
+}
+
+function columnsOf(topics: readonly Topic[], tagId: Map<string, number>, authorId: Map<string, number>, typeId: Map<string, number>): Columns {
+  const updatedSeconds = topics.map((topic) => Math.floor(topic.updatedMs / 1000));
+  return {
+    // Listing order is newest `updated` first, so the deltas are small negative numbers.
+    updated: deltaEncode(updatedSeconds),
+    age: topics.map((topic, i) => updatedSeconds[i]! - Math.floor(topic.createdMs / 1000)),
+    replies: topics.map((topic) => topic.replies),
+    views: topics.map((topic) => topic.views),
+    author: topics.map((topic) => authorId.get(topic.author)!),
+    type: topics.map((topic) => typeId.get(topic.contentType) ?? -1),
+    tags: topics.map((topic) => topic.tags.map((tag) => tagId.get(tag)!)),
+  };
+}
+
+/**
+ * All files of the search index, by path under /search-index/. `topics` must be in listing order
+ * (their index is their ordinal).
+ */
+export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonly ContentType[]): Map<string, string> {
+  const files = new Map<string, string>();
+  // Tags by count (most used first) give the most used tags the shortest ids.
+  const tagCount = new Map<string, number>();
+  for (const topic of topics) for (const tag of topic.tags) tagCount.set(tag, (tagCount.get(tag) ?? 0) + 1);
+  const tagNames = [...tagCount.keys()].sort((a, b) => tagCount.get(b)! - tagCount.get(a)! || (a < b ? -1 : 1));
+  const tagId = new Map(tagNames.map((tag, i) => [tag, i]));
+  const authorNames = [...new Set(topics.map((topic) => topic.author))].sort();
+  const authorId = new Map(authorNames.map((author, i) => [author, i]));
+  const typeIndex = new Map(contentTypes.map((type, i) => [type.id, i]));
+  const types: IndexedType[] = contentTypes.map((type) => ({
+    id: type.id,
+    name: type.name,
+    group: type.group,
+    parent: type.path.length > 1 ? typeIndex.get(type.path.at(-2)!)! : -1,
+  }));
+
+  // Words: term → ordinals (ascending, since ordinals are visited in order).
+  const postings = new Map<string, { all: number[]; title: number[] }>();
+  topics.forEach((topic, ordinal) => {
+    const titleTerms = new Set(terms(topic.title));
+    const allTerms = new Set([...titleTerms, ...terms(bodyText(topic))]);
+    for (const term of allTerms) {
+      let entry = postings.get(term);
+      if (!entry) postings.set(term, (entry = { all: [], title: [] }));
+      entry.all.push(ordinal);
+      if (titleTerms.has(term)) entry.title.push(ordinal);
+    }
+  });
+  let totalPostings = 0;
+  for (const entry of postings.values()) totalPostings += entry.all.length;
+  const postingShards = Math.max(1, Math.ceil(totalPostings / POSTINGS_PER_SHARD));
+  const vocab = new Map<string, VocabFile>();
+  const shards: PostingsFile[] = Array.from({ length: postingShards }, () => ({}));
+  for (const term of [...postings.keys()].sort()) {
+    const entry = postings.get(term)!;
+    const key = vocabKey(term);
+    let file = vocab.get(key);
+    if (!file) vocab.set(key, (file = { terms: [], df: [] }));
+    file.terms.push(term);
+    file.df.push(entry.all.length);
+    shards[postingsShard(term, postingShards)]![term] = [deltaEncode(entry.all), deltaEncode(entry.title)];
+  }
+  const vocabKeys = [...vocab.keys()].sort();
+  for (const [key, file] of vocab) files.set(`vocab/${key}.json`, JSON.stringify(file));
+  shards.forEach((shard, n) => files.set(`postings/${n}.json`, JSON.stringify(shard)));
+
+  const core: CoreFile = {
+    version: INDEX_VERSION,
+    count: topics.length,
+    tagNames,
+    authorNames,
+    types,
+    displayShardSize: DISPLAY_SHARD_SIZE,
+    postingShards,
+    vocabKeys,
+    ...columnsOf(topics, tagId, authorId, typeIndex),
+  };
+  files.set('core.json', JSON.stringify(core));
+
+  const row = (topic: Topic): DisplayRow => [topic.slug, topic.title, topic.excerpt];
+  for (let start = 0; start < topics.length; start += DISPLAY_SHARD_SIZE) {
+    files.set(`display/${start / DISPLAY_SHARD_SIZE}.json`, JSON.stringify(topics.slice(start, start + DISPLAY_SHARD_SIZE).map(row)));
+  }
+
+  // One self-contained file per tag: its topics only, with local ids for tags, authors and types.
+  const byTag = new Map<string, number[]>();
+  topics.forEach((topic, ordinal) => {
+    for (const tag of topic.tags) {
+      let list = byTag.get(tag);
+      if (!list) byTag.set(tag, (list = []));
+      list.push(ordinal);
+    }
+  });
+  for (const [tag, ordinals] of byTag) {
+    const subset = ordinals.map((ordinal) => topics[ordinal]!);
+    const localTags = [...new Set(subset.flatMap((topic) => topic.tags))];
+    const localAuthors = [...new Set(subset.map((topic) => topic.author))].sort();
+    const file: TagFile = {
+      version: INDEX_VERSION,
+      tag,
+      ordinals: deltaEncode(ordinals),
+      tagNames: localTags,
+      authorNames: localAuthors,
+      types,
+      display: subset.map(row),
+      siteCount: topics.length,
+      postingShards,
+      vocabKeys,
+      ...columnsOf(subset, new Map(localTags.map((t, i) => [t, i])), new Map(localAuthors.map((a, i) => [a, i])), typeIndex),
+    };
+    files.set(`tags/${tagSlug(tag)}.json`, JSON.stringify(file));
+  }
+  return files;
+}

@@ -1,0 +1,92 @@
+/**
+ * The static search index: files written at build time under /search-index/ and read by the
+ * browser. Topics are numbered by their place in the default listing order (their ordinal).
+ * Only core.json is needed for structured filters; display shards, vocabulary and postings are
+ * fetched as a query needs them.
+ */
+
+export const INDEX_VERSION = 1;
+
+/** One content type in the index; `parent` is the index of the parent forum or -1. */
+export interface IndexedType {
+  id: string;
+  name: string;
+  group: 'forum' | 'category' | 'featureCategory';
+  parent: number;
+}
+
+/** Columns of the structured fields, one entry per topic (ordinal). */
+export interface Columns {
+  /** Seconds since the epoch of `updated`, delta-coded: first value, then differences. */
+  updated: number[];
+  /** `updated` − `created`, in seconds. */
+  age: number[];
+  replies: number[];
+  views: number[];
+  author: number[];
+  type: number[];
+  /** Tag ids of each topic, in the topic's own order. */
+  tags: number[][];
+}
+
+/** core.json: everything structured filters need, for the whole site. */
+export interface CoreFile extends Columns {
+  version: number;
+  count: number;
+  tagNames: string[];
+  authorNames: string[];
+  types: IndexedType[];
+  /** Topics per display shard (display/<n>.json). */
+  displayShardSize: number;
+  /** Number of postings shards (postings/<n>.json). */
+  postingShards: number;
+  /** Vocabulary shard keys present (vocab/<key>.json). */
+  vocabKeys: string[];
+}
+
+/** What a listing entry shows beyond the structured fields: [slug, title, excerpt]. */
+export type DisplayRow = [slug: string, title: string, excerpt: string];
+
+/** tags/<slug>.json: one tag's topics, self-contained, so a tag page loads only its own data. */
+export interface TagFile extends Columns {
+  version: number;
+  tag: string;
+  /** Global ordinal of each topic, ascending (for word postings). */
+  ordinals: number[];
+  tagNames: string[];
+  authorNames: string[];
+  types: IndexedType[];
+  display: DisplayRow[];
+  /** Topics in the whole site (word weights are relative to it). */
+  siteCount: number;
+  postingShards: number;
+  vocabKeys: string[];
+}
+
+/** vocab/<key>.json: the terms starting with one character and their document frequency. */
+export interface VocabFile {
+  terms: string[];
+  df: number[];
+}
+
+/** postings/<n>.json: term → [ordinals of topics containing it, ordinals with it in the title], each delta-coded. */
+export type PostingsFile = Record<string, [number[], number[]]>;
+
+/** Delta-codes an ascending list of integers. */
+export function deltaEncode(values: ArrayLike<number>): number[] {
+  const out = new Array<number>(values.length);
+  let previous = 0;
+  for (let i = 0; i < values.length; i++) {
+    out[i] = values[i]! - previous;
+    previous = values[i]!;
+  }
+  return out;
+}
+
+/** Undoes deltaEncode. */
+export function deltaDecode(deltas: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(deltas.length);
+  let value = 0;
+  for (let i = 0; i < deltas.length; i++) out[i] = value += deltas[i]!;
+  return out;
+}

@@ -1,0 +1,113 @@
+import Fuse from 'fuse.js';
+import { deltaDecode, type PostingsFile, type VocabFile } from './index-format.ts';
+import { postingsShard, queryWords, vocabKey } from './words.ts';
+import type { WordMatches } from './engine.ts';
+
+/** Reads one index file (a path under /search-index/); the browser fetches, tests read from disk. */
+export type IndexReader = <T>(path: string) => Promise<T>;
+
+interface VocabShard {
+  file: VocabFile;
+  fuse: Fuse<string>;
+}
+
+/** How a term was matched to a query word, as a weight: typos and prefixes count less than the word itself. */
+const EXACT = 1;
+const PREFIX = 0.75;
+const TYPO = 0.6;
+/** Terms a query word can expand to by prefix or typo, at most. */
+const MAX_EXPANSIONS = 24;
+
+/**
+ * Finds the topics matching each word of a query (SPEC 4.2 `q`): every topic containing the word
+ * itself, plus those containing a term that starts with it or is a typo away from it (Fuse.js over
+ * the vocabulary shard of the word's first character). Only the shards a query needs are read.
+ */
+export class WordMatcher {
+  private readonly vocab = new Map<string, Promise<VocabShard | undefined>>();
+  private readonly postings = new Map<number, Promise<PostingsFile>>();
+  private readonly read: IndexReader;
+  private readonly vocabKeys: Set<string>;
+  private readonly shardCount: number;
+  private readonly topicCount: number;
+
+  constructor(read: IndexReader, info: { vocabKeys: string[]; postingShards: number; count: number }) {
+    this.read = read;
+    this.vocabKeys = new Set(info.vocabKeys);
+    this.shardCount = info.postingShards;
+    this.topicCount = info.count;
+  }
+
+  private vocabShard(key: string): Promise<VocabShard | undefined> {
+    let shard = this.vocab.get(key);
+    if (!shard) {
+      shard = this.vocabKeys.has(key)
+        ? this.read<VocabFile>(`vocab/${key}.json`).then((file) => ({
+            file,
+            fuse: new Fuse(file.terms, { includeScore: true, threshold: 0.34, ignoreLocation: true, minMatchCharLength: 2 }),
+          }))
+        : Promise.resolve(undefined);
+      this.vocab.set(key, shard);
+    }
+    return shard;
+  }
+
+  private postingsShard(n: number): Promise<PostingsFile> {
+    let shard = this.postings.get(n);
+    if (!shard) this.postings.set(n, (shard = this.read<PostingsFile>(`postings/${n}.json`)));
+    return shard;
+  }
+
+  /** The vocabulary terms a query word stands for, with their weight and document frequency. */
+  async expand(word: string): Promise<Array<{ term: string; weight: number; df: number }>> {
+    const shard = await this.vocabShard(vocabKey(word));
+    if (!shard) return [];
+    const { terms, df } = shard.file;
+    const found = new Map<number, number>();
+    const exact = binarySearch(terms, word);
+    if (exact >= 0) found.set(exact, EXACT);
+    if ([...word].length >= 3) {
+      // Terms sorted: the ones starting with the word follow its insertion point.
+      for (let i = exact >= 0 ? exact + 1 : ~exact; i < terms.length && terms[i]!.startsWith(word) && found.size < MAX_EXPANSIONS; i++) found.set(i, PREFIX);
+      for (const hit of shard.fuse.search(word, { limit: MAX_EXPANSIONS })) {
+        if (!found.has(hit.refIndex)) found.set(hit.refIndex, TYPO * (1 - (hit.score ?? 0)));
+      }
+    }
+    return [...found].map(([i, weight]) => ({ term: terms[i]!, weight, df: df[i]! }));
+  }
+
+  /** Per query word, global ordinal → score (idf × match weight, doubled for a title hit). */
+  async match(q: string, titlesOnly: boolean): Promise<WordMatches> {
+    return Promise.all(
+      queryWords(q).map(async (word) => {
+        const scores = new Map<number, number>();
+        for (const { term, weight, df } of await this.expand(word)) {
+          const shard = await this.postingsShard(postingsShard(term, this.shardCount));
+          const entry = shard[term];
+          if (!entry) continue;
+          const idf = Math.log(1 + this.topicCount / df);
+          const title = deltaDecode(entry[1]);
+          const titleSet = new Set(title);
+          for (const ordinal of titlesOnly ? title : deltaDecode(entry[0])) {
+            const score = weight * idf * (titleSet.has(ordinal) ? 2 : 1);
+            if (score > (scores.get(ordinal) ?? 0)) scores.set(ordinal, score);
+          }
+        }
+        return scores;
+      }),
+    );
+  }
+}
+
+function binarySearch(sorted: readonly string[], value: string): number {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const here = sorted[mid]!;
+    if (here === value) return mid;
+    if (here < value) low = mid + 1;
+    else high = mid - 1;
+  }
+  return ~low;
+}

@@ -1,0 +1,48 @@
+// Runs of CJK characters have no spaces between words: they are indexed as overlapping pairs of
+// characters (bigrams), which finds any two-or-more-character word inside them.
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const TOKEN = /[\p{L}\p{N}]+(?:\+\+|#)?/gu;
+
+/** Folds a word for matching: lower case, accents removed (`Über` → `uber`). */
+export function foldWord(word: string): string {
+  return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** The searchable terms of a text, in order (with repeats): folded words, CJK runs as bigrams. */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  for (const match of foldWord(text).matchAll(TOKEN)) {
+    const token = match[0];
+    if (!CJK.test(token)) {
+      out.push(token);
+      continue;
+    }
+    // Split mixed runs (`ocrスクショ`) into their CJK and other parts.
+    for (const part of token.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu) ?? []) {
+      if (!CJK.test(part)) out.push(part);
+      else if (part.length === 1) out.push(part);
+      else for (let i = 0; i + 1 < part.length; i++) out.push(part.slice(i, i + 2));
+    }
+  }
+  return out;
+}
+
+/** The words of a query: its distinct terms. */
+export function queryWords(q: string): string[] {
+  return [...new Set(terms(q))];
+}
+
+/** Which vocabulary shard a term lives in: its first character (typo tolerance works within it). */
+export function vocabKey(term: string): string {
+  return term.codePointAt(0)!.toString(16);
+}
+
+/** Which postings shard a term lives in (a small stable hash, FNV-1a). */
+export function postingsShard(term: string, shards: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < term.length; i++) {
+    hash ^= term.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % shards;
+}

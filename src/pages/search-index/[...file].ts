@@ -1,0 +1,11 @@
+import type { APIRoute, GetStaticPaths } from 'astro';
+import { searchFiles } from '../../search-files.ts';
+
+// Every file of the static search index, written at build time (see src/lib/search/index-format.ts).
+export const getStaticPaths = (async () =>
+  [...(await searchFiles()).keys()].map((path) => ({ params: { file: path } }))) satisfies GetStaticPaths;
+
+export const GET: APIRoute = async ({ params }) => {
+  const body = (await searchFiles()).get(params.file!);
+  return new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+};
