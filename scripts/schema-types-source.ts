@@ -8,6 +8,7 @@ export const TYPED_SCHEMAS = [
   'members.schema.json',
   'links.schema.json',
   'options.schema.json',
+  'workflow-list.schema.json',
   'lookup-response.schema.json',
   'check-links-report.schema.json',
 ];

@@ -1,6 +1,9 @@
 import type { AstroIntegration } from 'astro';
+import { fileURLToPath } from 'node:url';
 import { resolveOptions, type ResolvedOptions, type TagsiteOptions } from './lib/options.ts';
 import { ContentProblemsError, type Problem } from './lib/problems.ts';
+import { publishedListPaths, workflowAddressProblems } from './lib/workflows.ts';
+import { writeWorkflowHeaders } from './lib/workflow-headers.ts';
 
 const VIRTUAL_ID = 'virtual:tagsite/options';
 
@@ -17,14 +20,20 @@ export interface TagsiteIntegration extends AstroIntegration {
  * (schemas/options.schema.json) and hands them to pages and loaders as `virtual:tagsite/options`.
  */
 export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegration {
-  const { options: resolved, problems } = resolveOptions(options);
+  const { options: resolved, problems: optionProblems } = resolveOptions(options);
+  const problems = optionProblems.length > 0 ? optionProblems : workflowAddressProblems(resolved.workflows);
+  const listPaths = publishedListPaths(resolved.workflows);
+  let base = '/';
   return {
     name: 'tagsite',
     resolved,
     problems,
     hooks: {
-      'astro:config:setup': ({ updateConfig }) => {
+      'astro:config:setup': ({ updateConfig, injectRoute, config }) => {
         if (problems.length > 0) throw new ContentProblemsError(problems);
+        base = config.base;
+        // The workflow list file, at each of its addresses that is on this site.
+        for (const pattern of listPaths) injectRoute({ pattern, entrypoint: new URL('./routes/workflow-list.ts', import.meta.url), prerender: true });
         updateConfig({
           vite: {
             plugins: [
@@ -36,6 +45,9 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
             ],
           },
         });
+      },
+      'astro:build:done': ({ dir }) => {
+        writeWorkflowHeaders(fileURLToPath(dir), listPaths, base, resolved.workflows.cacheSeconds);
       },
     },
   };

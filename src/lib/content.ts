@@ -5,6 +5,7 @@ import { readContentTypes, type ContentTypeIndex } from './content-types.ts';
 import { readMembers, type Member } from './members.ts';
 import { readLinks, type LinkRecord } from './links.ts';
 import { readTopic, type Topic } from './topics.ts';
+import { duplicateWorkflowFileProblems } from './workflows.ts';
 import type { Problem } from './problems.ts';
 
 /** Everything a site is built from, validated and normalised. */
@@ -97,6 +98,7 @@ export function loadContent(options: LoadOptions): { content: SiteContent; probl
     slugs.set(slug, file);
     if (result.topic) topics.push(result.topic);
   }
+  problems.push(...duplicateWorkflowFileProblems(topics));
   problems.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));
   return { content: { topics, contentTypes, members: members.members, links: links.links }, problems };
 }

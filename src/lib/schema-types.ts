@@ -274,6 +274,61 @@ export interface TagsiteOptions {
 }
 
 /**
+ * The workflow list file (version 1), published at workflows.primaryUrl and, byte-identical, at workflows.backupUrl: one item per topic with `workflow` front matter, in the established hyphenated format that existing clients read. Every item has all eleven keys and every value is a string; a value not given is "". Within version 1 keys are only ever added, never renamed, removed or given another type: clients must ignore keys they do not know.
+ */
+export type WorkflowList = WorkflowListItem[];
+
+/**
+ * One shared workflow.
+ */
+export interface WorkflowListItem {
+  /**
+   * The workflow's name: its file name without the extension (`Clipboard Cleaner` for `Clipboard Cleaner.flowsmith`), or the topic's title when the file name is only an extension.
+   */
+  'workflow-name': string;
+  /**
+   * Version of the workflow as its author wrote it (`workflow.version`), such as `1.2.0`; "" when not given.
+   */
+  'workflow-version': string;
+  /**
+   * One-line description (`workflow.description`), at most 100 characters; "" when not given.
+   */
+  'workflow-description-small': string;
+  /**
+   * Name of the topic's content type (its forum or category in content-types.json, such as `Share Your Workflows`); the id when the name is unknown.
+   */
+  'workflow-type': string;
+  /**
+   * Language of the workflow's interface (`workflow.language`), such as `English`; "" when not given.
+   */
+  'workflow-language': string;
+  /**
+   * Release page, an absolute http or https URL: `workflow.release` when given, else the topic's own absolute URL on the site (Astro `site` + `base`).
+   */
+  'workflow-release-page': string;
+  /**
+   * The author's download address (`workflow.download`), an absolute http or https URL.
+   */
+  'workflow-download-link': string;
+  /**
+   * The topic's author (a member name).
+   */
+  'workflow-author-name': string;
+  /**
+   * The author's website (http or https) from members.json when the author is a listed member with a website; "" otherwise.
+   */
+  'workflow-author-site': string;
+  /**
+   * The workflow's file name (`workflow.file`), without / or \, unique across the list. Its backup download address is workflows.backupDownloadBase + this name URL-encoded.
+   */
+  'workflow-file': string;
+  /**
+   * Address of a screenshot (`workflow.screenshot`), http or https; "" when not given.
+   */
+  'workflow-screenshot': string;
+}
+
+/**
  * The reply of the third-party DNS propagation lookup that `npm run check-links` calls (SPEC 6). Fields not named here are allowed and ignored: the service may add some.
  */
 export interface LookupResponse {

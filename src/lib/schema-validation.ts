@@ -5,6 +5,7 @@ import contentTypesSchema from '../../schemas/content-types.schema.json' with { 
 import membersSchema from '../../schemas/members.schema.json' with { type: 'json' };
 import linksSchema from '../../schemas/links.schema.json' with { type: 'json' };
 import optionsSchema from '../../schemas/options.schema.json' with { type: 'json' };
+import workflowListSchema from '../../schemas/workflow-list.schema.json' with { type: 'json' };
 import lookupResponseSchema from '../../schemas/lookup-response.schema.json' with { type: 'json' };
 import checkLinksReportSchema from '../../schemas/check-links-report.schema.json' with { type: 'json' };
 import { fieldPath, type Problem } from './problems.ts';
@@ -20,6 +21,7 @@ export const schemas = {
   members: membersSchema,
   links: linksSchema,
   options: optionsSchema,
+  workflowList: workflowListSchema,
   lookupResponse: lookupResponseSchema,
   checkLinksReport: checkLinksReportSchema,
 } as const;

@@ -1,0 +1,22 @@
+/**
+ * The workflow list file (SPEC 5). The integration injects this endpoint at workflows.primaryUrl and
+ * workflows.backupUrl (when they are site paths); both render the same text, so the copies are
+ * byte-identical. An invalid list stops the build with one line per problem.
+ */
+import type { APIRoute } from 'astro';
+import { siteData } from '../site-data.ts';
+import { renderWorkflowList, siteRootUrl } from '../lib/workflows.ts';
+import { ContentProblemsError } from '../lib/problems.ts';
+
+export const prerender = true;
+
+export const GET: APIRoute = async () => {
+  const { topics, members, contentTypes } = await siteData();
+  const { text, problems } = renderWorkflowList(topics, {
+    siteRoot: siteRootUrl(import.meta.env.SITE, import.meta.env.BASE_URL),
+    members,
+    contentTypes,
+  });
+  if (problems.length > 0) throw new ContentProblemsError(problems);
+  return new Response(text, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+};
