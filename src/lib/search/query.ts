@@ -84,6 +84,38 @@ export function parseTags(value: string): string[] {
 }
 
 /**
+ * Reads a date filter from parameters `<field>`, `<field>_from`, `<field>_to` (also used by the
+ * member search's `joined`). Bad values are reported through `bad` and ignored.
+ */
+export function readDateFilter(values: Map<string, string>, field: string, bad: (name: string, value: string, expected: string) => void): DateFilter {
+  const from = values.get(`${field}_from`) ?? '';
+  const to = values.get(`${field}_to`) ?? '';
+  const preset = (values.get(field) ?? '').toLowerCase();
+  const goodFrom = from === '' || isDay(from);
+  const goodTo = to === '' || isDay(to);
+  if (!goodFrom) bad(`${field}_from`, from, 'a date YYYY-MM-DD');
+  if (!goodTo) bad(`${field}_to`, to, 'a date YYYY-MM-DD');
+  const range = { kind: 'custom' as const, ...(goodFrom && from ? { from } : {}), ...(goodTo && to ? { to } : {}) };
+  if (preset === '' || preset === 'any' || preset === 'custom') {
+    // A range given without `created=custom` (as the forum's start_after links do) still applies.
+    return range.from || range.to ? range : { kind: 'any' };
+  }
+  if ((DATE_PRESETS as readonly string[]).includes(preset)) return { kind: 'preset', preset: preset as DatePreset };
+  bad(field, values.get(field)!, `any, ${DATE_PRESETS.join(', ')} or custom`);
+  return range.from || range.to ? range : { kind: 'any' };
+}
+
+/** Writes a date filter as parameters (nothing for `any`). */
+export function writeDateFilter(params: URLSearchParams, field: string, filter: DateFilter): void {
+  if (filter.kind === 'preset') params.set(field, filter.preset);
+  if (filter.kind === 'custom') {
+    params.set(field, 'custom');
+    if (filter.from) params.set(`${field}_from`, filter.from);
+    if (filter.to) params.set(`${field}_to`, filter.to);
+  }
+}
+
+/**
  * Reads a search from URL parameters (our names and the forum's aliases). A malformed parameter is
  * ignored and explained in `notes`, never fatal.
  */
@@ -117,24 +149,8 @@ export function parseSearchParams(params: URLSearchParams): { query: SearchQuery
   query.author = (values.get('author') ?? '').trim();
   query.type = (values.get('type') ?? '').trim().toLowerCase();
 
-  for (const field of ['created', 'updated'] as const) {
-    const from = values.get(`${field}_from`) ?? '';
-    const to = values.get(`${field}_to`) ?? '';
-    const preset = (values.get(field) ?? '').toLowerCase();
-    const goodFrom = from === '' || isDay(from);
-    const goodTo = to === '' || isDay(to);
-    if (!goodFrom) bad(`${field}_from`, from, 'a date YYYY-MM-DD');
-    if (!goodTo) bad(`${field}_to`, to, 'a date YYYY-MM-DD');
-    const range = { kind: 'custom' as const, ...(goodFrom && from ? { from } : {}), ...(goodTo && to ? { to } : {}) };
-    if (preset === '' || preset === 'any') {
-      // A range given without `created=custom` (as the forum's start_after links do) still applies.
-      if (range.from || range.to) query[field] = range;
-    } else if (preset === 'custom') {
-      if (range.from || range.to) query[field] = range;
-    } else if ((DATE_PRESETS as readonly string[]).includes(preset)) {
-      query[field] = { kind: 'preset', preset: preset as DatePreset };
-    } else bad(field, values.get(field)!, `any, ${DATE_PRESETS.join(', ')} or custom`);
-  }
+  for (const field of ['created', 'updated'] as const) query[field] = readDateFilter(values, field, bad);
+
 
   for (const [name, key] of [['min_replies', 'minReplies'], ['min_views', 'minViews']] as const) {
     const value = values.get(name);
@@ -160,15 +176,8 @@ export function searchParamsOf(query: SearchQuery): URLSearchParams {
   if (query.q && query.in !== 'all') params.set('in', query.in);
   if (query.author) params.set('author', query.author);
   if (query.type) params.set('type', query.type);
-  for (const field of ['created', 'updated'] as const) {
-    const filter = query[field];
-    if (filter.kind === 'preset') params.set(field, filter.preset);
-    if (filter.kind === 'custom') {
-      params.set(field, 'custom');
-      if (filter.from) params.set(`${field}_from`, filter.from);
-      if (filter.to) params.set(`${field}_to`, filter.to);
-    }
-  }
+  for (const field of ['created', 'updated'] as const) writeDateFilter(params, field, query[field]);
+
   if (query.minReplies > 0) params.set('min_replies', String(query.minReplies));
   if (query.minViews > 0) params.set('min_views', String(query.minViews));
   if (query.sort) params.set('sort', query.sort);
