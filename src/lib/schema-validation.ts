@@ -110,7 +110,7 @@ function explain(error: ErrorObject, data: unknown, root: string): { field: stri
     case 'type':
       return {
         field: pointerToField(here, root),
-        message: `must be ${params.type === 'integer' ? 'a whole number' : params.type === 'array' ? 'a list' : `a ${String(params.type)}`}, not ${describeType(value)}`,
+        message: `must be ${params.type === 'integer' ? 'a whole number' : params.type === 'array' ? 'a list' : params.type === 'object' ? 'an object' : `a ${String(params.type)}`}, not ${describeType(value)}`,
       };
     case 'minLength':
       return {
