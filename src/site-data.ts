@@ -14,6 +14,8 @@ export interface SiteData {
   byTag: Map<string, Topic[]>;
   contentTypes: Map<string, ContentType>;
   members: Member[];
+  /** Lower-cased names of listed members (author → member page links). */
+  memberNames: Set<string>;
   links: LinkRecord[];
 }
 
@@ -26,12 +28,14 @@ function byOrder<T extends { data: Record<string, unknown> }>(entries: T[]): T['
 async function read(): Promise<SiteData> {
   const topics = sortForListing((await getCollection('topics')).map((entry) => entry.data as unknown as Topic));
   const types = byOrder(await getCollection('contentTypes')) as unknown as ContentType[];
+  const members = byOrder(await getCollection('members')) as unknown as Member[];
   return {
     topics,
     bySlug: new Map(topics.map((topic) => [topic.slug, topic])),
     byTag: topicsByTag(topics),
     contentTypes: new Map(types.map((type) => [type.id, type])),
-    members: byOrder(await getCollection('members')) as unknown as Member[],
+    members,
+    memberNames: new Set(members.map((member) => member.name.toLowerCase())),
     links: byOrder(await getCollection('links')) as unknown as LinkRecord[],
   };
 }

@@ -1,0 +1,137 @@
+import {
+  EMPTY_MEMBER_QUERY, filterMembers, memberParamsOf, MEMBERS_PAGE_SIZE, parseMemberParams, PROFILE_FIELDS,
+  type MemberQuery, type MemberRecord,
+} from '../../lib/search/members.ts';
+import { memberPath } from '../../lib/member-records.ts';
+import { withBase } from '../../lib/urls.ts';
+import { renderPagination } from '../search/render.ts';
+
+/** Fills a clone of the static member card with one member (text only; the website only when http(s)). */
+function renderMember(template: HTMLTemplateElement, member: MemberRecord, base: string): HTMLElement {
+  const card = (template.content.firstElementChild as HTMLElement).cloneNode(true) as HTMLElement;
+  card.dataset.name = member.name;
+  const link = card.querySelector<HTMLAnchorElement>('[data-member-link]')!;
+  link.textContent = member.name;
+  link.href = withBase(base, memberPath(member.name));
+  card.querySelector('[data-joined]')!.textContent = member.joined;
+  card.querySelector('[data-group]')!.textContent = member.group;
+  card.querySelector('[data-topic-count]')!.textContent = String(member.topics);
+  for (const field of PROFILE_FIELDS) {
+    const box = card.querySelector<HTMLElement>(`[data-field="${field}"]`);
+    if (!box) continue;
+    const value = member[field];
+    if (!value || (field === 'website' && !/^https?:\/\//i.test(value))) {
+      box.remove();
+      continue;
+    }
+    const dd = box.querySelector('dd')!;
+    const a = dd.querySelector('a');
+    if (a) {
+      a.href = value;
+      a.textContent = value;
+    } else dd.textContent = value;
+  }
+  return card;
+}
+
+function formQuery(form: HTMLFormElement): URLSearchParams {
+  const params = new URLSearchParams();
+  const data = new FormData(form);
+  for (const [name, value] of data) if (name !== 'group' && typeof value === 'string' && value.trim()) params.set(name, value.trim());
+  const groups = data.getAll('group').map(String);
+  if (groups.length) params.set('group', groups.join(','));
+  return params;
+}
+
+function fillForm(form: HTMLFormElement, query: MemberQuery): void {
+  const params = memberParamsOf({ ...query, page: 1 });
+  for (const element of Array.from(form.elements) as HTMLInputElement[]) {
+    if (!element.name) continue;
+    if (element.type === 'checkbox') element.checked = query.groups.some((g) => g.toLowerCase() === element.value.toLowerCase());
+    else if (element instanceof HTMLSelectElement) element.value = params.get(element.name) ?? (element.options[0]?.value ?? '');
+    else element.value = params.get(element.name) ?? '';
+  }
+  const dates = form.querySelector<HTMLElement>('[data-date-field="joined"]')!;
+  dates.querySelector<HTMLElement>('[data-range]')!.hidden = dates.querySelector('select')!.value !== 'custom';
+}
+
+/** The member search: filters over members.json in the page, the URL as the state. */
+export function startMemberSearch(root: HTMLElement): void {
+  const form = root.querySelector<HTMLFormElement>('[data-member-form]')!;
+  const list = root.querySelector<HTMLElement>('[data-members]')!;
+  const count = root.querySelector<HTMLElement>('[data-result-count]')!;
+  const notes = root.querySelector<HTMLElement>('[data-search-notes]')!;
+  const nav = root.querySelector<HTMLElement>('[data-pagination]')!;
+  const template = root.querySelector<HTMLTemplateElement>('[data-member-template]')!;
+  const base = root.dataset.base ?? '/';
+  let members: Promise<MemberRecord[]> | undefined;
+  const load = () =>
+    (members ??= fetch(root.dataset.indexUrl!).then((response) => {
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return response.json() as Promise<MemberRecord[]>;
+    }));
+
+  async function run() {
+    const { query, notes: problems } = parseMemberParams(new URLSearchParams(location.search));
+    notes.replaceChildren(...problems.map((text) => Object.assign(document.createElement('p'), { textContent: text })));
+    fillForm(form, query);
+    // /members/<n>/ without a search is its own static page: nothing to do.
+    if (memberParamsOf(query).toString() === '' && root.dataset.searchState !== 'done') return;
+    let all: MemberRecord[];
+    try {
+      all = await load();
+    } catch (error) {
+      notes.textContent = `The member search could not load its data (${(error as Error).message}).`;
+      return;
+    }
+    const found = filterMembers(all, query, new Date());
+    const pages = Math.max(1, Math.ceil(found.length / MEMBERS_PAGE_SIZE));
+    const page = Math.min(query.page, pages);
+    count.textContent = `${found.length} member${found.length === 1 ? '' : 's'}`;
+    list.replaceChildren(...found.slice((page - 1) * MEMBERS_PAGE_SIZE, page * MEMBERS_PAGE_SIZE).map((m) => renderMember(template, m, base)));
+    renderPagination(nav, page, pages, (n) => {
+      const params = memberParamsOf({ ...query, page: n });
+      return `${withBase(base, '/members/')}${params.size ? `?${params}` : ''}`;
+    });
+    root.dataset.searchState = 'done';
+  }
+
+  function navigate(params: URLSearchParams) {
+    const search = memberParamsOf(parseMemberParams(params).query).toString();
+    const path = root.dataset.searchState === 'done' || search ? withBase(base, '/members/') : location.pathname;
+    history.pushState(null, '', `${path}${search ? `?${search}` : ''}`);
+    void run();
+  }
+
+  let typing: ReturnType<typeof setTimeout> | undefined;
+  form.addEventListener('input', (event) => {
+    const target = event.target as HTMLInputElement;
+    if (target.type !== 'text') return;
+    clearTimeout(typing);
+    typing = setTimeout(() => navigate(formQuery(form)), 200);
+  });
+  form.addEventListener('change', (event) => {
+    if ((event.target as HTMLInputElement).type === 'text') return;
+    navigate(formQuery(form));
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    clearTimeout(typing);
+    navigate(formQuery(form));
+  });
+  form.addEventListener('reset', (event) => {
+    event.preventDefault();
+    fillForm(form, EMPTY_MEMBER_QUERY);
+    navigate(new URLSearchParams());
+  });
+  nav.addEventListener('click', (event) => {
+    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('a[data-page]');
+    if (!link) return;
+    event.preventDefault();
+    history.pushState(null, '', link.href);
+    void run();
+  });
+  window.addEventListener('popstate', () => void run());
+  for (const hidden of root.querySelectorAll<HTMLElement>('[data-needs-js]')) hidden.hidden = false;
+  void run();
+}
