@@ -21,13 +21,39 @@ export interface ContentTypeIndex {
   subtree: Map<string, string[]>;
 }
 
+type Entry = Record<string, unknown> & { id: string };
+
+/** Entries of a list that have a text id. */
+function withIds(value: unknown): Entry[] {
+  return Array.isArray(value) ? value.filter((item): item is Entry => typeof item?.id === 'string') : [];
+}
+
+function readableForums(value: unknown): Forum[] {
+  return withIds(value).map((forum) => ({ id: forum.id, name: String(forum.name ?? forum.id), children: readableForums(forum.children) }));
+}
+
+/**
+ * What can still be read of a content-types.json that breaks its schema: every entry with a text
+ * id. Topics are then checked against the ids that are there, rather than all reported as naming
+ * unknown ids because of one bad `kind`.
+ */
+function readableTypes(data: unknown): ContentTypes {
+  const groups = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
+  const entries = (value: unknown) => withIds(value).map((entry) => ({ ...entry, name: String(entry.name ?? entry.id) }));
+  return {
+    forums: readableForums(groups.forums),
+    categories: entries(groups.categories) as ContentTypes['categories'],
+    featureCategories: entries(groups.featureCategories),
+  };
+}
+
 /** Validates content-types.json and flattens it; ids must be unique across all three groups. */
 export function readContentTypes(json: JsonFile, file: string): { index: ContentTypeIndex; problems: Problem[] } {
   const problems = schemaProblems('contentTypes', json.data, file, json.lineOf);
   const list: ContentType[] = [];
   const subtree = new Map<string, string[]>();
   const seen = new Map<string, string>();
-  const data = (problems.length === 0 ? json.data : { forums: [] }) as ContentTypes;
+  const data = problems.length === 0 ? (json.data as ContentTypes) : readableTypes(json.data);
 
   const claim = (id: string, pointer: string, field: string) => {
     const first = seen.get(id);

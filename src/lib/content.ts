@@ -84,7 +84,7 @@ export function loadContent(options: LoadOptions): { content: SiteContent; probl
 
   const topics: Topic[] = [];
   const slugs = new Map<string, string>();
-  const context = { contentTypes, excerptLength: options.excerptLength };
+  const context = { contentTypes, contentTypesUnreadable: !typesJson, excerptLength: options.excerptLength };
   for (const file of topicFiles(options, problems)) {
     const text = readFileSync(join(options.root, file), 'utf8');
     const result = readTopic(file, text, context);

@@ -88,6 +88,27 @@ function valueAt(data: unknown, pointer: string): unknown {
   return value;
 }
 
+/** Letters to change, add or drop to turn one word into the other (Levenshtein distance). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/** The allowed field an unknown one was probably meant to be: another case (`pagesize`), a prefix (`tag`) or a typo or two away. */
+function likelyField(extra: string, allowed: string[]): string | undefined {
+  const typed = extra.toLowerCase();
+  const near = (name: string) => {
+    const known = name.toLowerCase();
+    return known.startsWith(typed) || typed.startsWith(known) || editDistance(known, typed) <= (typed.length > 5 ? 2 : 1);
+  };
+  return allowed.find((name) => name.toLowerCase() === typed) ?? allowed.find(near);
+}
+
 /** Says what one Ajv error means in the user's words, naming the field it concerns. */
 function explain(error: ErrorObject, data: unknown, root: string): { field: string; message: string } {
   const here = error.instancePath;
@@ -101,7 +122,7 @@ function explain(error: ErrorObject, data: unknown, root: string): { field: stri
         ((error.parentSchema as { properties?: Record<string, unknown> }).properties ?? {}) as object,
       );
       const extra = String(params.additionalProperty);
-      const guess = allowed.find((name) => name.startsWith(extra) || extra.startsWith(name));
+      const guess = likelyField(extra, allowed);
       return {
         field: pointerToField(`${here}/${extra}`, root),
         message: `unknown field${guess ? ` (did you mean '${guess}'?)` : ''}; allowed: ${allowed.join(', ')}`,

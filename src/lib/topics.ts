@@ -83,6 +83,8 @@ function lineOfField(frontMatter: string): (pointer: string) => number | undefin
 
 export interface TopicContext {
   contentTypes: ContentTypeIndex;
+  /** content-types.json could not be read at all: its ids are unknown, so `forum`/`category` are not checked against them. */
+  contentTypesUnreadable?: boolean;
   excerptLength: number;
 }
 
@@ -143,13 +145,13 @@ export function readTopic(file: string, text: string, context: TopicContext): { 
     problems.push({ file, line: 1, field: 'forum', message: 'is required (or category): the forum or category the topic belongs to' });
   } else if (typeof fm.forum === 'string') {
     const type = context.contentTypes.byId.get(fm.forum);
-    if (!type || type.group !== 'forum') {
+    if ((!type || type.group !== 'forum') && !context.contentTypesUnreadable) {
       problem('forum', `'${fm.forum}' is not a forum id in content/content-types.json${type ? ` (it is a ${type.group === 'category' ? 'category' : 'feature category'}: use category)` : ''}`);
     }
     contentType = fm.forum;
   } else if (typeof fm.category === 'string') {
     const type = context.contentTypes.byId.get(fm.category);
-    if (!type || type.group === 'forum') {
+    if ((!type || type.group === 'forum') && !context.contentTypesUnreadable) {
       problem('category', `'${fm.category}' is not a category or feature category id in content/content-types.json${type ? ' (it is a forum: use forum)' : ''}`);
     }
     contentType = fm.category;
