@@ -1,0 +1,30 @@
+/** Reading a built site the way a static host serves it: `/tags/c~2b~2b/` → `tags/c~2b~2b/index.html`. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, type HTMLElement } from 'node-html-parser';
+
+/** The file a static host serves for a site path (percent-decoded, `index.html` for folders), or undefined. */
+export function fileForPath(outDir: string, sitePath: string): string | undefined {
+  const path = decodeURIComponent(sitePath.split(/[?#]/)[0]!);
+  const file = join(outDir, path.endsWith('/') ? `${path}index.html` : path);
+  return existsSync(file) ? file : undefined;
+}
+
+/** The parsed page at a site path; fails when the site has no such page. */
+export function readPage(outDir: string, sitePath: string): HTMLElement {
+  const file = fileForPath(outDir, sitePath);
+  if (!file) throw new Error(`the built site has no page ${sitePath}`);
+  return parse(readFileSync(file, 'utf8'));
+}
+
+/** The text of an element, whitespace collapsed. */
+export function textOf(element: HTMLElement | null | undefined): string {
+  return (element?.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** The count shown beside a tag on /tags/ (`(17)`), or undefined when the tag is not listed. */
+export function tagCountOnTagsPage(page: HTMLElement, tag: string): number | undefined {
+  const link = page.querySelectorAll('[data-tag-list] a[data-tag]').find((a) => a.getAttribute('data-tag') === tag);
+  const count = /\((\d+)\)/.exec(textOf(link?.nextElementSibling));
+  return count ? Number(count[1]) : undefined;
+}
