@@ -1,0 +1,11 @@
+import type { APIRoute } from 'astro';
+import { siteData } from '../../site-data.ts';
+import { publishedLinkRecord } from '../../lib/link-records.ts';
+
+/** `/api/links.json`: the link records as published — the records of content/links.json, in its order and format. */
+export const GET: APIRoute = async () => {
+  const { links } = await siteData();
+  return new Response(`${JSON.stringify(links.map(publishedLinkRecord), null, 2)}\n`, {
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  });
+};
