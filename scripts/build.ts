@@ -3,7 +3,7 @@
  * site into a fresh folder beside the output and only then swaps it in, so a failed build never
  * leaves dist/ half-written (SPEC 7).
  */
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
 import { loadContent } from '../src/lib/content.ts';
 import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from './project.ts';
@@ -26,10 +26,18 @@ if (all.length > 0) {
 }
 
 const outDir = resolve(root, (args.values.out as string | undefined) ?? (config.outDir as string | undefined) ?? 'dist');
-// The new site is written beside the output folder (same file system, so the swap is a rename).
-const work = join(dirname(outDir), `.${basename(outDir)}.building-${process.pid}`);
+// Astro builds inside the project (it keeps its prerender chunks under the output folder only
+// when that folder is inside the working directory; elsewhere they would go to a shared ./.astro/
+// and concurrent builds would overwrite each other's). The finished site then moves next to the
+// output folder (same file system), and the swap is a rename.
+const work = join(root, '.tagsite-build', String(process.pid));
 const fresh = join(work, 'site');
-rmSync(work, { recursive: true, force: true });
+const staging = join(dirname(outDir), `.${basename(outDir)}.building-${process.pid}`);
+const cleanUp = () => {
+  rmSync(work, { recursive: true, force: true });
+  rmSync(staging, { recursive: true, force: true });
+};
+cleanUp();
 process.env.TAGSITE_CONTENT = content;
 
 try {
@@ -43,16 +51,25 @@ try {
     ...(content === resolve(root, 'content') ? {} : { cacheDir: join(work, 'cache') }),
     logLevel: (process.env.TAGSITE_LOG_LEVEL as 'info' | undefined) ?? 'warn',
   });
+  rmSync(join(fresh, '.prerender'), { recursive: true, force: true });
+  mkdirSync(dirname(outDir), { recursive: true });
+  try {
+    renameSync(fresh, staging);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    cpSync(fresh, staging, { recursive: true });
+  }
 } catch (error) {
-  rmSync(work, { recursive: true, force: true });
+  cleanUp();
   console.error(`The build failed: ${(error as Error).message}`);
   console.error('The output folder is unchanged.');
   process.exit(1);
 }
 
 // Swap: the old output moves aside before the new one takes its place, then goes.
-const old = join(work, 'previous');
+const old = `${staging}.previous`;
 if (existsSync(outDir)) renameSync(outDir, old);
-renameSync(fresh, outDir);
-rmSync(work, { recursive: true, force: true });
+renameSync(staging, outDir);
+rmSync(old, { recursive: true, force: true });
+cleanUp();
 console.log(`built ${outDir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
