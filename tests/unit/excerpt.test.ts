@@ -24,6 +24,9 @@ describe('plainText', () => {
     expect(textOf('Intro:\n\n- one\n- two\n\n1. three')).toBe('Intro: one two three');
     expect(textOf('| a | b |\n|---|---|\n| 1 | 2 |')).toBe('a b 1 2');
     expect(textOf('line one  \nline two')).toBe('line one line two');
+    // Without any whitespace in the HTML between the blocks, too.
+    expect(plainText('one<p>two</p>three<ul><li>a<ul><li>b</li></ul></li></ul>')).toBe('one two three a b');
+    expect(plainText('<td>1</td><td>2</td>')).toBe('1 2');
   });
 
   it('collapses whitespace of every kind, including no-break spaces and tabs', () => {

@@ -118,6 +118,15 @@ const HOSTILE: [string, string][] = [
   ['HTML in a Markdown table', '| a |\n|---|\n| <img src=x onerror=alert(1)> |'],
 ];
 
+// Every element the sanitiser keeps, with every kind of event handler and an inline style.
+const KEPT_ELEMENTS = ['a href="https://ok.example"', 'img src="https://ok.example/p.png"', 'p', 'h2', 'code class="language-js"', 'pre', 'em', 'strong', 'ul', 'ol', 'li', 'table', 'td', 'th', 'blockquote', 'details', 'summary', 'input type="checkbox"', 'kbd', 'sup'];
+const HANDLERS = ['onclick', 'onerror', 'onload', 'onmouseover', 'onfocus', 'ontoggle', 'onanimationstart', 'onpointerenter', 'OnClick', 'onbegin'];
+for (const element of KEPT_ELEMENTS) {
+  const name = element.split(' ')[0]!;
+  const handlers = HANDLERS.map((handler) => `${handler}="alert(1)"`).join(' ');
+  HOSTILE.push([`<${name}> with every event handler and a style`, `<${element} ${handlers} style="background:url(javascript:alert(1))">x</${name}>`]);
+}
+
 describe('renderTopicHtml keeps hostile input from running', () => {
   it.each(HOSTILE)('%s', (_name, markdown) => {
     const html = renderTopicHtml(markdown);
