@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { normaliseTag, tagFromSlug, tagSlug } from '../../src/lib/tags.ts';
+import { tagPath, topicPath, withBase } from '../../src/lib/urls.ts';
 
 // Any code points at all (astral ones, controls, combining marks), and text that looks like tags.
 const anyText = fc.string({ unit: 'binary', maxLength: 60 });
@@ -136,5 +137,35 @@ describe('tagSlug and tagFromSlug', () => {
     ['..', 'two dots'],
   ])('rejects the malformed slug %j (%s)', (slug) => {
     expect(tagFromSlug(slug)).toBeUndefined();
+  });
+});
+
+describe('tag and topic URLs', () => {
+  it('a tag page is /tags/<slug>/, its later pages /tags/<slug>/<n>/', () => {
+    expect(tagPath('api')).toBe('/tags/api/');
+    expect(tagPath('api', 1)).toBe('/tags/api/');
+    expect(tagPath('api', 2)).toBe('/tags/api/2/');
+    expect(tagPath('c++')).toBe(`/tags/${tagSlug('c++')}/`);
+    expect(topicPath('my-topic')).toBe('/topics/my-topic/');
+  });
+
+  it('percent-encodes letters outside ASCII, and the path reads back to the tag', () => {
+    fc.assert(
+      fc.property(fc.oneof(anyText, tagLike), (raw) => {
+        const tag = normaliseTag(raw);
+        fc.pre(tag !== '');
+        const path = tagPath(tag, 3);
+        expect(path).toMatch(/^\/tags\/[A-Za-z0-9\-_~%]+\/3\/$/);
+        expect(tagFromSlug(decodeURIComponent(path.split('/')[2]!))).toBe(tag);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('withBase puts Astro’s base in front, with exactly one slash between', () => {
+    expect(withBase('/', '/tags/api/')).toBe('/tags/api/');
+    expect(withBase('/sub/path', '/tags/api/')).toBe('/sub/path/tags/api/');
+    expect(withBase('/sub/path/', 'tags/api/')).toBe('/sub/path/tags/api/');
+    expect(withBase('', '/')).toBe('/');
   });
 });
