@@ -32,11 +32,12 @@ const SANITIZE: sanitizeHtml.IOptions = {
     h1: 'h2',
     a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow ugc noopener' }),
     img: sanitizeHtml.simpleTransform('img', { loading: 'lazy' }),
-    input: (tagName, attribs) =>
-      attribs.type === 'checkbox'
-        ? { tagName, attribs: { ...attribs, disabled: '' } }
-        : { tagName: 'span', attribs: {} },
+    input: (tagName, attribs) => ({ tagName, attribs: attribs.type === 'checkbox' ? { ...attribs, disabled: '' } : attribs }),
   },
+  // Task-list checkboxes stay; other inputs go. (Renaming them to a disallowed tag instead makes
+  // sanitize-html 2.18 write the next end tag at that depth as `</span>`: an unclosed <a> or
+  // <table> then swallowed the rest of the page.)
+  exclusiveFilter: (frame) => frame.tag === 'input' && frame.attribs.type !== 'checkbox',
   nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'iframe', 'object', 'embed'],
 } as sanitizeHtml.IOptions;
 // Attributes added by transforms must be allowed too.
