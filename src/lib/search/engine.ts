@@ -21,9 +21,10 @@ export interface SearchIndex {
   tagPostings: Uint32Array[];
   /** Precomputed: author id → local ordinals. */
   authorPostings: Uint32Array[];
-  /** Precomputed: lower-cased tag / author → id. */
+  /** Precomputed: tag → id. */
   tagId: Map<string, number>;
-  authorId: Map<string, number>;
+  /** Precomputed: lower-cased author → ids (`Mira` and `mira` are two names but one case-insensitive match). */
+  authorIds: Map<string, number[]>;
   /** Precomputed: content-type index → local ordinals. */
   typePostings: Uint32Array[];
   /** Sort orders as permutations of local ordinals, computed on first use. */
@@ -78,7 +79,7 @@ export function decodeIndex(file: (CoreFile | TagFile) & Columns): SearchIndex {
     authorPostings: postingsBy(count, file.authorNames.length, (i) => [author[i]!]),
     typePostings: postingsBy(count, file.types.length, (i) => [type[i]!]),
     tagId: new Map(file.tagNames.map((tag, i) => [tag, i])),
-    authorId: new Map(file.authorNames.map((name, i) => [name.toLowerCase(), i])),
+    authorIds: file.authorNames.reduce((ids, name, i) => ids.set(name.toLowerCase(), [...(ids.get(name.toLowerCase()) ?? []), i]), new Map<string, number[]>()),
     orders: new Map(),
   };
 }
@@ -127,7 +128,10 @@ export function structuredFilter(index: SearchIndex, query: SearchQuery, now: Da
     const lists = query.tags.map((tag) => index.tagPostings[index.tagId.get(tag) ?? -1] ?? empty);
     starts.push(query.match === 'all' ? intersect(lists, index.count) : union(lists, index.count));
   }
-  if (query.author) starts.push(index.authorPostings[index.authorId.get(query.author.toLowerCase()) ?? -1] ?? empty);
+  if (query.author) {
+    const ids = index.authorIds.get(query.author.toLowerCase()) ?? [];
+    starts.push(ids.length ? union(ids.map((id) => index.authorPostings[id]!), index.count) : empty);
+  }
   if (query.type) {
     const ids = typeWithDescendants(index.types, query.type);
     starts.push(ids.length ? union(ids.map((id) => index.typePostings[id]!), index.count) : empty);
@@ -203,7 +207,8 @@ export interface SearchResult {
 export function runSearch(index: SearchIndex, query: SearchQuery, now: Date, pageSize: number, words?: WordMatches): SearchResult {
   let results = structuredFilter(index, query, now);
   let score: Map<number, number> | undefined;
-  if (query.q && words) ({ ordinals: results, score } = wordFilter(index, results, words, query.words));
+  // A `q` with no words in it (`?!`) filters nothing, rather than finding nothing.
+  if (query.q && words && words.length > 0) ({ ordinals: results, score } = wordFilter(index, results, words, query.words));
 
   const sort = effectiveSort(query);
   let sorted: Uint32Array;

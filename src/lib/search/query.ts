@@ -191,12 +191,22 @@ export function effectiveSort(query: SearchQuery): Sort {
   return query.q ? 'relevancy' : 'newest';
 }
 
+/** `now` moved back by whole calendar months; a day the month lacks becomes its last day (31 March − 1 month = 28 February, not 3 March). */
+function monthsBack(now: Date, months: number): number {
+  const moved = new Date(now);
+  moved.setUTCDate(1);
+  moved.setUTCMonth(moved.getUTCMonth() - months);
+  const lastDay = new Date(moved);
+  lastDay.setUTCMonth(lastDay.getUTCMonth() + 1, 0);
+  return moved.setUTCDate(Math.min(now.getUTCDate(), lastDay.getUTCDate()));
+}
+
 const PRESET_START: Record<DatePreset, (now: Date) => number> = {
   day: (now) => now.getTime() - 86_400_000,
   week: (now) => now.getTime() - 7 * 86_400_000,
-  month: (now) => new Date(now).setUTCMonth(now.getUTCMonth() - 1),
-  six_months: (now) => new Date(now).setUTCMonth(now.getUTCMonth() - 6),
-  year: (now) => new Date(now).setUTCFullYear(now.getUTCFullYear() - 1),
+  month: (now) => monthsBack(now, 1),
+  six_months: (now) => monthsBack(now, 6),
+  year: (now) => monthsBack(now, 12),
 };
 
 /**

@@ -1,0 +1,127 @@
+// The structured filters of SPEC 4.2 (tags, author, type, dates, counts), sorts, totals and pages:
+// the index built at build time, decoded and searched by engine.ts, must give exactly what the
+// brute-force reference (tests/search-oracle.ts) gives, on random corpora and random searches —
+// through core.json (/search/) and through a tag's own file (the tag page's panel).
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { Topic } from '../../src/lib/topics.ts';
+import { sortForListing } from '../../src/lib/listing.ts';
+import { tagSlug } from '../../src/lib/tags.ts';
+import { buildSearchIndex } from '../../src/lib/search/index-build.ts';
+import { decodeIndex, runSearch, type SearchIndex, type SearchResult } from '../../src/lib/search/engine.ts';
+import type { CoreFile, DisplayRow, TagFile } from '../../src/lib/search/index-format.ts';
+import { EMPTY_QUERY, type SearchQuery } from '../../src/lib/search/query.ts';
+import { oracleSearch, type OracleResult } from '../search-oracle.ts';
+import { CONTENT_TYPES, corpusArb, structuredQueryArb } from './search-corpus.ts';
+
+const RUNS = 300;
+
+/** The built index of a corpus: every file, decoded core, and the slug of each global ordinal (read from the display shards). */
+function indexOf(topics: Topic[]) {
+  const files = buildSearchIndex(sortForListing(topics), CONTENT_TYPES);
+  const json = <T>(path: string): T => {
+    const text = files.get(path);
+    if (text === undefined) throw new Error(`the index has no ${path}`);
+    return JSON.parse(text) as T;
+  };
+  const core = json<CoreFile>('core.json');
+  const slugOfGlobal = (ordinal: number) =>
+    json<DisplayRow[]>(`display/${Math.floor(ordinal / core.displayShardSize)}.json`)[ordinal % core.displayShardSize]![0];
+  return { files, json, core, index: decodeIndex(core), slugOfGlobal };
+}
+
+/** Compares an engine result with the brute-force one: set and order of the page, total, pages, facets. */
+function expectSame(result: SearchResult, index: SearchIndex, slugOf: (local: number) => string, expected: OracleResult) {
+  expect({ total: result.total, pageNumber: result.pageNumber, pages: result.pages }).toEqual({
+    total: expected.total,
+    pageNumber: expected.pageNumber,
+    pages: expected.pages,
+  });
+  expect(Array.from(result.page, slugOf)).toEqual(expected.page.map((topic) => topic.slug));
+  const named = (map: Map<number, number>, name: (i: number) => string) => new Map([...map].map(([i, n]) => [name(i), n]));
+  expect(named(result.facets.tags, (i) => index.tagNames[i]!)).toEqual(expected.facets.tags);
+  expect(named(result.facets.types, (i) => index.types[i]!.id)).toEqual(expected.facets.types);
+  expect(named(result.facets.authors, (i) => index.authorNames[i]!)).toEqual(expected.facets.authors);
+}
+
+const withQuery = corpusArb.chain((corpus) =>
+  fc.record({ corpus: fc.constant(corpus), query: structuredQueryArb(corpus.now), pageSize: fc.integer({ min: 1, max: 12 }) }),
+);
+
+describe('structured filters over core.json (/search/)', () => {
+  it('give the brute-force results: same set, order, total, pages and facet counts', () => {
+    fc.assert(
+      fc.property(withQuery, ({ corpus, query, pageSize }) => {
+        const { index, slugOfGlobal } = indexOf(corpus.topics);
+        const slugOf = (local: number) => slugOfGlobal(index.global[local]!);
+        expectSame(runSearch(index, query, corpus.now, pageSize), index, slugOf, oracleSearch(corpus.topics, CONTENT_TYPES, query, corpus.now, pageSize));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('order the whole result set as brute force does, for every sort', () => {
+    fc.assert(
+      fc.property(withQuery, ({ corpus, query }) => {
+        const { index, slugOfGlobal } = indexOf(corpus.topics);
+        for (const sort of [undefined, 'relevancy', 'newest', 'updated', 'replies', 'views'] as const) {
+          const all: SearchQuery = { ...query, page: 1, ...(sort ? { sort } : {}) };
+          if (!sort) delete all.sort;
+          const result = runSearch(index, all, corpus.now, 1_000_000);
+          const expected = oracleSearch(corpus.topics, CONTENT_TYPES, all, corpus.now, 1_000_000);
+          expect(Array.from(result.page, (local) => slugOfGlobal(index.global[local]!)), `sort ${sort}`).toEqual(expected.ordered.map((t) => t.slug));
+        }
+      }),
+      { numRuns: RUNS / 2 },
+    );
+  });
+
+  it('lists every topic, in listing order, when nothing is filtered', () => {
+    fc.assert(
+      fc.property(corpusArb, ({ topics, now }) => {
+        const { index, slugOfGlobal } = indexOf(topics);
+        const result = runSearch(index, { ...EMPTY_QUERY, sort: 'updated' }, now, 1_000_000);
+        expect(result.total).toBe(topics.length);
+        expect(Array.from(result.page, (local) => slugOfGlobal(index.global[local]!))).toEqual(
+          [...topics].sort((a, b) => b.updatedMs - a.updatedMs || b.createdMs - a.createdMs || (a.slug < b.slug ? -1 : 1)).map((t) => t.slug),
+        );
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe("structured filters over a tag's own file (tag page panel)", () => {
+  it('give the brute-force results for that tag plus the other filters', () => {
+    const withTag = withQuery.filter(({ corpus }) => corpus.topics.some((topic) => topic.tags.length > 0)).chain((input) =>
+      fc.record({ input: fc.constant(input), tag: fc.constantFrom(...new Set(input.corpus.topics.flatMap((topic) => topic.tags))) }),
+    );
+    fc.assert(
+      fc.property(withTag, ({ input: { corpus, query, pageSize }, tag }) => {
+        const { json } = indexOf(corpus.topics);
+        const file = json<TagFile>(`tags/${tagSlug(tag)}.json`);
+        const index = decodeIndex(file);
+        const onTagPage: SearchQuery = { ...query, tags: [tag], match: 'any' };
+        const expected = oracleSearch(corpus.topics, CONTENT_TYPES, onTagPage, corpus.now, pageSize);
+        expectSame(runSearch(index, onTagPage, corpus.now, pageSize), index, (local) => file.display[local]![0], expected);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("hold exactly the tag's topics, with global ordinals that point at the same topics in core.json", () => {
+    fc.assert(
+      fc.property(corpusArb, ({ topics }) => {
+        const { json, slugOfGlobal } = indexOf(topics);
+        for (const tag of new Set(topics.flatMap((topic) => topic.tags))) {
+          const file = json<TagFile>(`tags/${tagSlug(tag)}.json`);
+          const index = decodeIndex(file);
+          const slugs = file.display.map((row) => row[0]);
+          expect(new Set(slugs)).toEqual(new Set(topics.filter((topic) => topic.tags.includes(tag)).map((topic) => topic.slug)));
+          expect(Array.from(index.global, slugOfGlobal)).toEqual(slugs);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+});

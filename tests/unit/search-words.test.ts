@@ -1,0 +1,159 @@
+// Words (`q`): through the built vocabulary and postings shards (WordMatcher, Fuse.js for typos),
+// every topic that contains all (or any) of the query's words exactly must be found, in titles
+// and posts or in titles only, on /search/'s index and on a tag's own file; words only narrow
+// the structured results; and a typo a letter away still finds the word.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { Topic } from '../../src/lib/topics.ts';
+import { sortForListing } from '../../src/lib/listing.ts';
+import { tagSlug } from '../../src/lib/tags.ts';
+import { buildSearchIndex } from '../../src/lib/search/index-build.ts';
+import { decodeIndex, runSearch } from '../../src/lib/search/engine.ts';
+import type { CoreFile, DisplayRow, TagFile } from '../../src/lib/search/index-format.ts';
+import { WordMatcher, type IndexReader } from '../../src/lib/search/word-match.ts';
+import { foldWord, terms } from '../../src/lib/search/words.ts';
+import { EMPTY_QUERY, type SearchQuery } from '../../src/lib/search/query.ts';
+import { containsWords, passesStructured, sortOf, sortTopics } from '../search-oracle.ts';
+import { CONTENT_TYPES, WORDS, corpusArb, structuredQueryArb, wordsQueryArb } from './search-corpus.ts';
+
+/** An IndexReader over the built files, recording which files a search read. */
+function readerOf(files: Map<string, string>): { read: IndexReader; reads: string[] } {
+  const reads: string[] = [];
+  const read: IndexReader = async <T>(path: string) => {
+    reads.push(path);
+    const text = files.get(path);
+    if (text === undefined) throw new Error(`the index has no ${path}`);
+    return JSON.parse(text) as T;
+  };
+  return { read, reads };
+}
+
+/** Runs a search with words over core.json; returns the slugs found, in order. */
+async function searchSite(topics: Topic[], query: SearchQuery, now: Date): Promise<string[]> {
+  const files = buildSearchIndex(sortForListing(topics), CONTENT_TYPES);
+  const core = JSON.parse(files.get('core.json')!) as CoreFile;
+  const index = decodeIndex(core);
+  const words = await new WordMatcher(readerOf(files).read, core).match(query.q, query.in === 'titles');
+  const result = runSearch(index, query, now, 1_000_000, words);
+  const display = (ordinal: number) => (JSON.parse(files.get(`display/${Math.floor(ordinal / core.displayShardSize)}.json`)!) as DisplayRow[])[ordinal % core.displayShardSize]!;
+  return Array.from(result.page, (local) => display(index.global[local]!)[0]);
+}
+
+const withWords = corpusArb.chain((corpus) =>
+  fc.record({
+    corpus: fc.constant(corpus),
+    query: fc
+      .record({
+        structured: fc.oneof(fc.constant(EMPTY_QUERY), structuredQueryArb(corpus.now)),
+        q: wordsQueryArb,
+        words: fc.constantFrom('all' as const, 'any' as const),
+        in: fc.constantFrom('all' as const, 'titles' as const),
+      })
+      .map(({ structured, q, words, in: where }): SearchQuery => ({ ...structured, q, words, in: where, page: 1 })),
+  }),
+);
+
+/** Checks a result against the brute force: every exact match found, nothing outside the structured filters, sorts other than relevancy kept. */
+function expectRecall(found: string[], topics: Topic[], query: SearchQuery, now: Date) {
+  const structured = topics.filter((topic) => passesStructured(topic, query, CONTENT_TYPES, now));
+  const exact = structured.filter((topic) => containsWords(topic, query)).map((topic) => topic.slug);
+  expect(new Set(found).size).toBe(found.length);
+  expect(found, `every topic with ${query.words} of '${query.q}' in ${query.in}`).toEqual(expect.arrayContaining(exact));
+  const allowed = new Set(structured.map((topic) => topic.slug));
+  expect(found.filter((slug) => !allowed.has(slug)), 'results outside the structured filters').toEqual([]);
+  const sort = sortOf(query);
+  if (sort !== 'relevancy') {
+    const bySlug = new Map(topics.map((topic) => [topic.slug, topic]));
+    expect(found, `order by ${sort}`).toEqual(sortTopics(found.map((slug) => bySlug.get(slug)!), sort).map((topic) => topic.slug));
+  }
+}
+
+describe('words over /search/ (core.json, vocabulary and postings shards)', () => {
+  it('find every topic containing all / any of the words exactly, in titles and posts or titles only', async () => {
+    await fc.assert(
+      fc.asyncProperty(withWords, async ({ corpus, query }) => {
+        expectRecall(await searchSite(corpus.topics, query, corpus.now), corpus.topics, query, corpus.now);
+      }),
+      { numRuns: 250 },
+    );
+  });
+
+  it('find the word despite a typo one letter away (a letter dropped, doubled or changed after the first)', async () => {
+    const long = WORDS.filter((word) => /^[a-z]{6,}$/.test(word));
+    const typo = fc.record({ word: fc.constantFrom(...long), at: fc.nat(), kind: fc.constantFrom('drop', 'double', 'change') }).map(({ word, at, kind }) => {
+      const i = 1 + (at % (word.length - 1));
+      const typed = kind === 'drop' ? word.slice(0, i) + word.slice(i + 1) : kind === 'double' ? word.slice(0, i) + word[i] + word.slice(i) : `${word.slice(0, i)}${word[i] === 'q' ? 'z' : 'q'}${word.slice(i + 1)}`;
+      return { word, typed };
+    });
+    await fc.assert(
+      fc.asyncProperty(corpusArb, typo, async ({ topics, now }, { word, typed }) => {
+        const query: SearchQuery = { ...EMPTY_QUERY, q: typed };
+        const found = await searchSite(topics, query, now);
+        const withWord = topics.filter((topic) => containsWords(topic, { ...query, q: word })).map((topic) => topic.slug);
+        expect(found, `'${typed}' finds '${word}'`).toEqual(expect.arrayContaining(withWord));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("finds 'workflow' for 'workflw' and ranks a title hit above a post hit", async () => {
+    const topic = (slug: string, title: string, html: string, createdMs: number): Topic => ({
+      slug, file: `${slug}.md`, title, author: 'mira', created: new Date(createdMs).toISOString(), updated: new Date(createdMs).toISOString(),
+      createdMs, updatedMs: createdMs, contentType: 'guides', contentGroup: 'category', tags: [], replies: 0, views: 0, excerpt: '', html,
+    });
+    const topics = [
+      topic('in-post', 'Clipboard tricks', '<p>My workflow for the clipboard.</p>', 2_000_000_000_000),
+      topic('in-title', 'A workflow for JSON', '<p>Parsing.</p>', 1_000_000_000_000),
+      topic('elsewhere', 'Calendar', '<p>Nothing here.</p>', 1_500_000_000_000),
+    ];
+    expect(await searchSite(topics, { ...EMPTY_QUERY, q: 'workflw' }, new Date())).toEqual(['in-title', 'in-post']);
+    expect(await searchSite(topics, { ...EMPTY_QUERY, q: 'workflw', in: 'titles' }, new Date())).toEqual(['in-title']);
+    expect(await searchSite(topics, { ...EMPTY_QUERY, q: 'workflw', sort: 'newest' }, new Date())).toEqual(['in-post', 'in-title']);
+  });
+
+  it('reads only the vocabulary shard of each word and the postings shards its terms live in, never display shards', async () => {
+    await fc.assert(
+      fc.asyncProperty(corpusArb, wordsQueryArb, async ({ topics }, q) => {
+        const files = buildSearchIndex(sortForListing(topics), CONTENT_TYPES);
+        const core = JSON.parse(files.get('core.json')!) as CoreFile;
+        const { read, reads } = readerOf(files);
+        await new WordMatcher(read, core).match(q, false);
+        const keys = new Set(terms(q).map((word) => word.codePointAt(0)!.toString(16)));
+        for (const path of reads) {
+          expect(path).toMatch(/^(vocab|postings)\//);
+          if (path.startsWith('vocab/')) expect(keys).toContain(path.slice(6, -5));
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe("words on a tag page (the tag's own file)", () => {
+  it("find every topic of the tag containing the words exactly", async () => {
+    const withTag = withWords
+      .filter(({ corpus }) => corpus.topics.some((topic) => topic.tags.length > 0))
+      .chain((input) => fc.record({ input: fc.constant(input), tag: fc.constantFrom(...new Set(input.corpus.topics.flatMap((topic) => topic.tags))) }));
+    await fc.assert(
+      fc.asyncProperty(withTag, async ({ input: { corpus, query }, tag }) => {
+        const files = buildSearchIndex(sortForListing(corpus.topics), CONTENT_TYPES);
+        const file = JSON.parse(files.get(`tags/${tagSlug(tag)}.json`)!) as TagFile;
+        const index = decodeIndex(file);
+        const onTagPage: SearchQuery = { ...query, tags: [tag], match: 'any' };
+        const words = await new WordMatcher(readerOf(files).read, { ...file, count: file.siteCount }).match(query.q, query.in === 'titles');
+        const result = runSearch(index, onTagPage, corpus.now, 1_000_000, words);
+        expectRecall(Array.from(result.page, (local) => file.display[local]![0]), corpus.topics, onTagPage, corpus.now);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('the tokenizer (what a word is)', () => {
+  it('folds case and accents, keeps c++ and c#, splits CJK runs into pairs', () => {
+    expect(terms('Über CAFÉ naïve')).toEqual(['uber', 'cafe', 'naive']);
+    expect(terms('c++ and C# but not c')).toEqual(['c++', 'and', 'c#', 'but', 'not', 'c']);
+    expect(terms('日本語のスクショ')).toEqual(['日本', '本語', '語の', 'のス', 'スク', 'クシ', 'ショ']);
+    expect(foldWord('Ångström')).toBe('angstrom');
+  });
+});
