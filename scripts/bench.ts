@@ -1,0 +1,104 @@
+/**
+ * `npm run bench [-- --sizes 1000,10000,100000] [--queries 50] [--full-build-max 20000]
+ *   [--step-timeout 600] [--seed s] [--keep]`: the browser-search benchmark (issue 3) on synthetic
+ * corpora, printed as a table with the targets beside the figures.
+ *
+ * `npm run bench -- --generate 10000 --out <dir> [--seed s] [--end YYYY-MM-DD]` only writes a corpus.
+ */
+import { mkdtempSync, readdirSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs, printProblems, projectOptions, projectRoot } from './project.ts';
+import { DEFAULT_END, DEFAULT_SEED, writeCorpus } from './bench/corpus.ts';
+import type { SizeFigures } from './bench/report.ts';
+import type { Problem } from '../src/lib/problems.ts';
+
+const root = projectRoot();
+const spec = {
+  generate: 'string', out: 'string', seed: 'string', end: 'string', sizes: 'string', queries: 'string',
+  'full-build-max': 'string', 'step-timeout': 'string', keep: 'boolean',
+} as const;
+const { values, problems } = parseArgs(process.argv.slice(2), spec, 'bench');
+
+/** A whole number option within bounds, or a problem. */
+function count(name: string, fallback: number, min: number, max: number): number {
+  const raw = values[name];
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(String(raw)) || value < min || value > max) {
+    problems.push({ file: 'bench', field: `--${name}`, message: `expected a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}` });
+    return fallback;
+  }
+  return value;
+}
+
+const seed = (values.seed as string | undefined) ?? DEFAULT_SEED;
+const end = (values.end as string | undefined) ?? DEFAULT_END;
+if (!/^\d{4}-\d{2}-\d{2}$/.test(end) || Number.isNaN(Date.parse(`${end}T00:00:00Z`))) {
+  problems.push({ file: 'bench', field: '--end', message: `expected a day YYYY-MM-DD, got ${JSON.stringify(end)}` });
+}
+
+if (values.generate !== undefined) {
+  const size = count('generate', 0, 1, 10_000_000);
+  const out = values.out as string | undefined;
+  if (!out) problems.push({ file: 'bench', field: '--out', message: 'needed with --generate: the folder to write the corpus into' });
+  else if (existsSync(resolve(root, out)) && readdirSync(resolve(root, out)).length > 0) {
+    problems.push({ file: 'bench', field: '--out', message: `${out} is not empty: give a new or empty folder` });
+  }
+  if (problems.length > 0) {
+    printProblems(problems);
+    process.exit(1);
+  }
+  const started = performance.now();
+  const { files } = writeCorpus(resolve(root, out!), { count: size, seed, end });
+  console.log(`wrote ${size.toLocaleString('en')} topics (${files.toLocaleString('en')} files, seed '${seed}') to ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  process.exit(0);
+}
+
+const sizes = ((values.sizes as string | undefined) ?? '1000,10000,100000').split(',').map((text): number => {
+  const size = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || size < 50) problems.push({ file: 'bench', field: '--sizes', message: `expected topic counts >= 50 separated by commas, got ${JSON.stringify(text)}` } satisfies Problem);
+  return size;
+});
+const queries = count('queries', 50, 5, 10_000);
+const fullBuildMax = count('full-build-max', 20_000, 0, 10_000_000);
+const stepTimeoutMs = count('step-timeout', 600, 10, 86_400) * 1000;
+const { options, problems: optionProblems } = await projectOptions(root);
+problems.push(...optionProblems);
+if (problems.length > 0) {
+  printProblems(problems);
+  process.exit(1);
+}
+
+// Loaded only for a benchmark run: --generate stays quick.
+const { projectSnapshot } = await import('./bench/site.ts');
+const { cleanSize, runSize } = await import('./bench/run.ts');
+const { table } = await import('./bench/report.ts');
+const { launchChromium } = await import('../tests/helpers/browser.ts');
+
+const started = performance.now();
+const log = (message: string) => console.error(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(5)} s] ${message}`);
+const workDir = mkdtempSync(join(tmpdir(), 'tagsite-bench-'));
+log(`working in ${workDir}; the build runs in a snapshot of the project there`);
+const project = projectSnapshot(root, join(workDir, 'project'));
+const browser = await launchChromium();
+const chromium = browser.version();
+const all: SizeFigures[] = [];
+try {
+  for (const size of [...new Set(sizes)].sort((a, b) => a - b)) {
+    all.push(await runSize(size, { project, workDir, seed, queries, fullBuildMax, stepTimeoutMs, options, browser, log }));
+    console.error(`\n${table(all)}\n`);
+    if (!values.keep) cleanSize(workDir, size);
+  }
+} finally {
+  await browser.close();
+  if (!values.keep) rmSync(workDir, { recursive: true, force: true });
+}
+
+console.log(`tagsite browser-search benchmark: seed '${seed}', ${queries} searches of each kind after a warm-up, Chromium ${chromium} headless, ${cpus().length} CPUs`);
+console.log('Times are per filter change through the page\'s own form: "compute" is the worker\'s data-search-ms, "submit→rendered" is');
+console.log('from the form submit to the results in the DOM and laid out. Bytes are gzip (zlib default level) of every response fetched.');
+console.log('Plain Fuse.js: one Fuse index over every record with keys title, body text, tags, author (ignoreLocation, threshold 0.34),');
+console.log('fuse.search(q) on the main thread, then the same structured filters, sort and page in plain JS.\n');
+console.log(table(all));
+if (values.keep) console.log(`\nkept ${workDir}`);

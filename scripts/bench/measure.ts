@@ -1,0 +1,178 @@
+/**
+ * Measurements in real Chromium: search latency through the page's own form, bytes a page
+ * transfers before its first result, and the plain Fuse.js baseline.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { transferred, type BenchHost } from './server.ts';
+
+/** One search as the page ran it. */
+export interface Timing {
+  /** Worker compute time reported by the page (`data-search-ms`). */
+  compute: number;
+  /** Submit → results in the DOM and laid out. */
+  wall: number;
+  results: number;
+}
+
+const QUERY_TIMEOUT_MS = 120_000;
+
+/**
+ * Fills the page's search form from a query string and submits it, resolving when the page
+ * reports `data-search-state="done"` again (runs inside the page).
+ */
+async function submitInPage({ params, timeoutMs }: { params: string; timeoutMs: number }): Promise<Timing | { error: string }> {
+  const root = document.querySelector<HTMLElement>('[data-search-root]')!;
+  const form = root.querySelector<HTMLFormElement>('[data-search-form]')!;
+  const values = new URLSearchParams(params);
+  for (const element of Array.from(form.elements) as HTMLInputElement[]) {
+    if (!element.name) continue;
+    const value = values.get(element.name) ?? '';
+    if (element instanceof HTMLSelectElement) element.value = value || (element.options[0]?.value ?? '');
+    else element.value = value;
+  }
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ error: `no result within ${timeoutMs} ms: ${root.querySelector('[data-search-notes]')?.textContent ?? ''}` }), timeoutMs);
+    const observer = new MutationObserver(() => {
+      if (root.dataset.searchState !== 'done') return;
+      void document.body.offsetHeight; // include style and layout of the new results
+      const end = performance.now();
+      observer.disconnect();
+      clearTimeout(timer);
+      const count = /\d+/.exec(root.querySelector('[data-result-count]')?.textContent ?? '')?.[0];
+      resolve({ compute: Number(root.dataset.searchMs), wall: end - start, results: Number(count ?? -1) });
+    });
+    observer.observe(root, { attributes: true, attributeFilter: ['data-search-state'] });
+    const start = performance.now();
+    form.requestSubmit();
+  });
+}
+
+async function submit(page: Page, params: string): Promise<Timing> {
+  const timing = await page.evaluate(submitInPage, { params, timeoutMs: QUERY_TIMEOUT_MS });
+  if ('error' in timing) throw new Error(`search ${params}: ${timing.error}`);
+  return timing;
+}
+
+async function waitForResults(page: Page, timeoutMs = QUERY_TIMEOUT_MS): Promise<void> {
+  await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-search-root]')?.dataset.searchState === 'done', undefined, { timeout: timeoutMs });
+}
+
+/** Opens /search/, waits for its first results, runs `warmUp` unmeasured, then times `queries` in order. */
+export async function searchTimings(browser: Browser, host: BenchHost, warmUp: string[], queries: string[]): Promise<Timing[]> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${host.url}/search/`);
+    await waitForResults(page);
+    for (const params of warmUp) await submit(page, params);
+    const timings: Timing[] = [];
+    for (const params of queries) timings.push(await submit(page, params));
+    return timings;
+  } finally {
+    await context.close();
+  }
+}
+
+export type Transfer = ReturnType<typeof transferred>;
+
+/** Gzip bytes a fresh visitor's browser fetches for `path` until its first search result. */
+export async function bytesToFirstResult(browser: Browser, host: BenchHost, path: string): Promise<Transfer> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    host.reset();
+    await page.goto(`${host.url}${path}`);
+    await waitForResults(page);
+    return transferred(host.served);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * A tag page: gzip bytes until `load`, then everything fetched after it until a filter in its
+ * panel has shown results (the panel's data, whenever the page chose to fetch it). `eager` lists
+ * the index files fetched before the panel was touched.
+ */
+export async function tagPageBytes(browser: Browser, host: BenchHost, slug: string): Promise<{ load: Transfer; panel: Transfer; eager: string[] }> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    host.reset();
+    await page.goto(`${host.url}/tags/${slug}/`, { waitUntil: 'load' });
+    const atLoad = host.served.length;
+    const load = transferred(host.served);
+    await page.waitForLoadState('networkidle');
+    const eager = host.served.slice(atLoad).map((response) => response.path).filter((path) => path.includes('/search-index/'));
+    await page.locator('[data-search-root] details > summary').first().click();
+    await submit(page, 'min_replies=1');
+    return { load, panel: transferred(host.served.slice(atLoad)), eager };
+  } finally {
+    await context.close();
+  }
+}
+
+/** What the baseline page needs to apply a query's structured filters by brute force. */
+export interface BaselineQuery {
+  q: string;
+  tags: string[];
+  match: 'any' | 'all';
+  author: string;
+  types: string[] | null;
+  created: [number, number];
+  updated: [number, number];
+  minReplies: number;
+  minViews: number;
+  sort: string;
+  pageSize: number;
+}
+
+/**
+ * Plain Fuse.js in the same browser: every record (title, body text, tags, author) in one Fuse
+ * index, `search(q)` over all of them, then the structured filters, sort and page in plain JS.
+ * Stops after `budgetMs` of queries (reported as fewer timings).
+ */
+export async function fuseBaseline(browser: Browser, host: BenchHost, warmUp: BaselineQuery[], queries: BaselineQuery[], budgetMs: number) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${host.url}/__bench/fuse.html`);
+    const setup = await page.evaluate(async () => {
+      const started = performance.now();
+      const { default: Fuse } = await import('/__bench/fuse.mjs' as string);
+      const records = await (await fetch('/__bench/records.json')).json();
+      const loaded = performance.now();
+      const fuse = new Fuse(records, { keys: ['title', 'body', 'tags', 'author'], ignoreLocation: true, threshold: 0.34, includeScore: true });
+      Object.assign(window, { benchFuse: fuse });
+      return { loadMs: loaded - started, indexMs: performance.now() - loaded, records: records.length };
+    });
+    const run = (query: BaselineQuery) =>
+      page.evaluate((query) => {
+        type Rec = { title: string; tags: string[]; author: string; type: string; created: number; updated: number; replies: number; views: number };
+        const fuse = (window as unknown as { benchFuse: { search: (q: string) => Array<{ item: Rec; refIndex: number }> } }).benchFuse;
+        const start = performance.now();
+        const author = query.author.toLowerCase();
+        const hits = fuse.search(query.q).filter(({ item }) =>
+          (query.tags.length === 0 || (query.match === 'all' ? query.tags.every((t) => item.tags.includes(t)) : query.tags.some((t) => item.tags.includes(t)))) &&
+          (!author || item.author.toLowerCase() === author) &&
+          (!query.types || query.types.includes(item.type)) &&
+          item.created >= query.created[0] && item.created < query.created[1] &&
+          item.updated >= query.updated[0] && item.updated < query.updated[1] &&
+          item.replies >= query.minReplies && item.views >= query.minViews);
+        const key = query.sort === 'replies' ? 'replies' : query.sort === 'views' ? 'views' : query.sort === 'newest' ? 'created' : query.sort === 'updated' ? 'updated' : '';
+        if (key) hits.sort((a, b) => (b.item[key as keyof Rec] as number) - (a.item[key as keyof Rec] as number) || a.refIndex - b.refIndex);
+        const page = hits.slice(0, query.pageSize).map((hit) => hit.item.title);
+        return { ms: performance.now() - start, results: hits.length, shown: page.length };
+      }, query);
+    for (const query of warmUp) await run(query);
+    const timings: Array<{ ms: number; results: number }> = [];
+    const started = performance.now();
+    for (const query of queries) {
+      if (performance.now() - started > budgetMs) break;
+      timings.push(await run(query));
+    }
+    return { ...setup, timings };
+  } finally {
+    await context.close();
+  }
+}

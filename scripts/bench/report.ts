@@ -1,0 +1,96 @@
+/** The benchmark's printed table: one column per corpus size, targets beside the figures. */
+import type { Timing, Transfer } from './measure.ts';
+
+/** Nearest-rank percentile of a list of numbers (p in 0..100). */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export interface TagPageFigures {
+  tag: string;
+  topics: number;
+  load: Transfer;
+  panel: Transfer;
+}
+
+/** Everything measured for one corpus size; a step that failed leaves its field out and says why in `notes`. */
+export interface SizeFigures {
+  size: number;
+  tags?: number;
+  authors?: number;
+  generateSeconds?: number;
+  loadSeconds?: number;
+  site?: string;
+  structured?: Timing[];
+  words?: Timing[];
+  wordsAgain?: Timing[];
+  fuse?: { ms: number[]; loadMs: number; indexMs: number; planned: number };
+  search?: Transfer;
+  searchWords?: Transfer;
+  searchWordsQuery?: string;
+  tagPages?: TagPageFigures[];
+  /** 1-minute load averages when the browser measurements started and ended (other work makes numbers noisy). */
+  loadAverage?: [number, number];
+  notes: string[];
+}
+
+const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const check = (ok: boolean) => (ok ? ' ✓' : ' ✗');
+
+function p50p95(values: number[] | undefined, limit?: number): string {
+  if (!values || values.length === 0) return '—';
+  const p95 = percentile(values, 95);
+  return `${ms(percentile(values, 50))} / ${ms(p95)} ms${limit === undefined ? '' : check(p95 <= limit)}`;
+}
+
+function speedUp(figures: SizeFigures): string {
+  if (!figures.fuse?.ms.length || !figures.words?.length) return '—';
+  const ours = figures.words.map((t) => t.compute);
+  const r50 = percentile(figures.fuse.ms, 50) / percentile(ours, 50);
+  const r95 = percentile(figures.fuse.ms, 95) / percentile(ours, 95);
+  return `${r50.toFixed(0)}× / ${r95.toFixed(0)}×${check(r50 >= 5 && r95 >= 5)}`;
+}
+
+/** The whole table, as lines of text. */
+export function table(all: SizeFigures[]): string {
+  const rows: Array<[string, (f: SizeFigures) => string, string]> = [
+    ['corpus: tags / authors', (f) => (f.tags === undefined ? '—' : `${f.tags.toLocaleString('en')} / ${f.authors!.toLocaleString('en')}`), ''],
+    ['generate + load content', (f) => (f.loadSeconds === undefined ? '—' : `${f.generateSeconds!.toFixed(0)} s + ${f.loadSeconds.toFixed(0)} s`), ''],
+    ['site built by', (f) => f.site ?? '—', ''],
+    ['machine load average while measuring', (f) => (f.loadAverage ? f.loadAverage.map((n) => n.toFixed(1)).join(' → ') : '—'), ''],
+    ['structured: compute p50 / p95', (f) => p50p95(f.structured?.map((t) => t.compute)), ''],
+    ['structured: submit→rendered p50 / p95', (f) => p50p95(f.structured?.map((t) => t.wall), 16), 'p95 ≤ 16 ms'],
+    ['words+filters: compute p50 / p95', (f) => p50p95(f.words?.map((t) => t.compute)), ''],
+    ['words+filters: submit→rendered p50 / p95', (f) => p50p95(f.words?.map((t) => t.wall), 50), 'p95 ≤ 50 ms'],
+    ['words again (files cached): compute', (f) => p50p95(f.wordsAgain?.map((t) => t.compute)), ''],
+    ['plain Fuse.js: search+filter p50 / p95', (f) => (f.fuse ? `${p50p95(f.fuse.ms)}${f.fuse.ms.length < f.fuse.planned ? ` (${f.fuse.ms.length}/${f.fuse.planned} queries)` : ''}` : '—'), ''],
+    ['plain Fuse.js: load JSON / build index', (f) => (f.fuse ? `${(f.fuse.loadMs / 1000).toFixed(1)} s / ${(f.fuse.indexMs / 1000).toFixed(1)} s` : '—'), ''],
+    ['speed-up vs Fuse.js (p50 / p95, compute)', speedUp, '≥ 5×'],
+    ...[0, 1].flatMap((i): Array<[string, (f: SizeFigures) => string, string]> => [
+      [
+        i === 0 ? 'tag page ≤ 50 topics: load + panel' : 'tag page ~20 topics: load + panel',
+        (f) => {
+          const page = f.tagPages?.[i];
+          if (!page) return '—';
+          const total = page.load.total + page.panel.total;
+          return `${kb(page.load.total)} + ${kb(page.panel.total)} = ${kb(total)}${i === 0 ? check(total <= 40 * 1024) : ''}`;
+        },
+        i === 0 ? '≤ 40 KB gzip' : '',
+      ],
+      ['  (tag, topics)', (f) => (f.tagPages?.[i] ? `'${f.tagPages[i].tag}', ${f.tagPages[i].topics}` : '—'), ''],
+    ]),
+    ['/search/ before first result', (f) => (f.search ? `${kb(f.search.total)}${check(f.search.total <= 300 * 1024)}` : '—'), '≤ 300 KB gzip'],
+    ['  html / css / js / json', (f) => (f.search ? ['html', 'css', 'js', 'json'].map((k) => kb(f.search!.byKind[k] ?? 0).replace(' KB', '')).join(' / ') : '—'), ''],
+    ['/search/?q=… before first result', (f) => (f.searchWords ? `${kb(f.searchWords.total)}${check(f.searchWords.total <= 300 * 1024)}` : '—'), ''],
+  ];
+  const header = ['', ...all.map((f) => `${f.size.toLocaleString('en')} topics`), 'target at 10,000'];
+  const cells = [header, ...rows.map(([label, cell, target]) => [label, ...all.map(cell), target])];
+  const widths = header.map((_, c) => Math.max(...cells.map((row) => [...row[c]!].length)));
+  const line = (row: string[]) => row.map((cell, c) => cell + ' '.repeat(widths[c]! - [...cell].length)).join('  ').trimEnd();
+  const out = [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...cells.slice(1).map(line)];
+  for (const figures of all) for (const note of figures.notes) out.push(`${figures.size.toLocaleString('en')}: ${note}`);
+  return out.join('\n');
+}

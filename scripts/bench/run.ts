@@ -1,0 +1,184 @@
+/** One corpus size, end to end: generate, load, build, serve, measure in Chromium. */
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadavg } from 'node:os';
+import type { Browser } from 'playwright-core';
+import { loadContent, type SiteContent } from '../../src/lib/content.ts';
+import { plainText } from '../../src/lib/markdown.ts';
+import { tagSlug } from '../../src/lib/tags.ts';
+import { dateBounds, effectiveSort, parseSearchParams } from '../../src/lib/search/query.ts';
+import { typeWithDescendants } from '../../src/lib/search/engine.ts';
+import type { CoreFile } from '../../src/lib/search/index-format.ts';
+import type { ResolvedOptions } from '../../src/lib/options.ts';
+import { writeCorpus } from './corpus.ts';
+import { indexDifferences, realBuild, replaceSearchIndex, searchIndexOf, StepTimeout, writeShellCorpus } from './site.ts';
+import { serveBench } from './server.ts';
+import { bytesToFirstResult, fuseBaseline, searchTimings, tagPageBytes, type BaselineQuery } from './measure.ts';
+import { structuredQueries, wordQueries } from './queries.ts';
+import type { SizeFigures } from './report.ts';
+
+export interface RunSettings {
+  project: string;
+  workDir: string;
+  seed: string;
+  queries: number;
+  fullBuildMax: number;
+  stepTimeoutMs: number;
+  options: ResolvedOptions;
+  browser: Browser;
+  log: (message: string) => void;
+}
+
+const seconds = (since: number) => (performance.now() - since) / 1000;
+
+/** The tag with the most topics but at most `max`, and the one with closest to `near` topics. */
+function chooseTags(content: SiteContent, max: number, near: number): Array<{ tag: string; topics: number }> {
+  const counts = new Map<string, number>();
+  for (const topic of content.topics) for (const tag of topic.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+  const byCount = [...counts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+  const biggest = byCount.find(([, n]) => n <= max);
+  const closest = [...byCount].sort(([a, x], [b, y]) => Math.abs(x - near) - Math.abs(y - near) || (a < b ? -1 : 1))[0];
+  return [biggest, closest].filter((entry) => entry !== undefined).map(([tag, topics]) => ({ tag, topics }));
+}
+
+/** The plain Fuse.js page: every record with all its searchable fields, and Fuse.js itself. */
+function writeBaselineFiles(dir: string, content: SiteContent, project: string): void {
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(join(project, 'node_modules/fuse.js/dist/fuse.mjs'), join(dir, 'fuse.mjs'));
+  writeFileSync(join(dir, 'fuse.html'), '<!doctype html><meta charset="utf-8"><title>plain Fuse.js baseline</title>\n');
+  const records = content.topics.map((topic) => ({
+    title: topic.title,
+    body: plainText(topic.html),
+    tags: topic.tags,
+    author: topic.author,
+    type: topic.contentType,
+    created: topic.createdMs,
+    updated: topic.updatedMs,
+    replies: topic.replies,
+    views: topic.views,
+  }));
+  writeFileSync(join(dir, 'records.json'), JSON.stringify(records));
+}
+
+/** A query string as the baseline applies it: the same parsing and date bounds as the page. */
+function baselineQuery(params: string, core: CoreFile, pageSize: number): BaselineQuery {
+  const { query } = parseSearchParams(new URLSearchParams(params));
+  const now = new Date();
+  const bounds = (filter: typeof query.created): [number, number] => {
+    const { from, to } = dateBounds(filter, now);
+    return [from, to];
+  };
+  return {
+    q: query.q,
+    tags: query.tags,
+    match: query.match,
+    author: query.author,
+    types: query.type ? typeWithDescendants(core.types, query.type).map((i) => core.types[i]!.id) : null,
+    created: bounds(query.created),
+    updated: bounds(query.updated),
+    minReplies: query.minReplies,
+    minViews: query.minViews,
+    sort: effectiveSort(query),
+    pageSize,
+  };
+}
+
+export async function runSize(size: number, settings: RunSettings): Promise<SizeFigures> {
+  const { log } = settings;
+  const figures: SizeFigures = { size, notes: [] };
+  const dir = join(settings.workDir, String(size));
+  const corpusDir = join(dir, 'content');
+  const siteDir = join(dir, 'site');
+
+  let started = performance.now();
+  log(`${size}: generating the corpus`);
+  writeCorpus(corpusDir, { count: size, seed: settings.seed });
+  figures.generateSeconds = seconds(started);
+
+  started = performance.now();
+  log(`${size}: loading and validating it (loadContent)`);
+  const { content, problems } = loadContent({ root: corpusDir, contentDir: corpusDir, excerptLength: settings.options.excerptLength });
+  figures.loadSeconds = seconds(started);
+  if (problems.length > 0) {
+    figures.notes.push(`the generated corpus has ${problems.length} problems (first: ${problems[0]!.file}: ${problems[0]!.message}); skipped`);
+    return figures;
+  }
+  figures.tags = new Set(content.topics.flatMap((topic) => topic.tags)).size;
+  figures.authors = new Set(content.topics.map((topic) => topic.author)).size;
+  const chosen = chooseTags(content, 50, 20);
+
+  started = performance.now();
+  try {
+    if (size <= settings.fullBuildMax) {
+      log(`${size}: full build (npm run build -- --content … --out …)`);
+      const took = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs);
+      const differ = indexDifferences(siteDir, searchIndexOf(content));
+      figures.site = `full build, ${took.toFixed(0)} s`;
+      figures.notes.push(`full build; buildSearchIndex on loadContent's records ${differ === 0 ? 'matches the built /search-index/ exactly' : `differs from the built index in ${differ} files`}`);
+    } else {
+      log(`${size}: shell build + the full corpus's search index (full build skipped above ${settings.fullBuildMax})`);
+      const shellDir = join(dir, 'shell-content');
+      const shellTopics = writeShellCorpus(corpusDir, content, chosen.map((c) => c.tag), shellDir);
+      const took = await realBuild(settings.project, shellDir, siteDir, settings.stepTimeoutMs);
+      const indexStarted = performance.now();
+      replaceSearchIndex(siteDir, searchIndexOf(content));
+      figures.site = `index swap, ${(took + seconds(indexStarted)).toFixed(0)} s`;
+      figures.notes.push(
+        `index swap: real build of a ${shellTopics}-topic shell (the measured tags' topics, the same data files), then its /search-index/ replaced by buildSearchIndex over all ${size.toLocaleString('en')} records (${seconds(indexStarted).toFixed(0)} s); /search/ and its JS do not depend on the corpus`,
+      );
+    }
+  } catch (error) {
+    figures.notes.push(error instanceof StepTimeout ? `site step stopped: ${error.message} (time box)` : `site step failed: ${(error as Error).message}`);
+    return figures;
+  }
+  log(`${size}: site ready in ${seconds(started).toFixed(0)} s`);
+
+  writeBaselineFiles(join(dir, 'baseline'), content, settings.project);
+  const core = JSON.parse(readFileSync(join(siteDir, 'search-index/core.json'), 'utf8')) as CoreFile;
+  const host = await serveBench(siteDir, { '/__bench/': join(dir, 'baseline') });
+  const { browser } = settings;
+  const loadAtStart = loadavg()[0]!;
+  try {
+    log(`${size}: bytes before the first result`);
+    figures.search = await bytesToFirstResult(browser, host, '/search/');
+    figures.searchWordsQuery = 'q=clipboard+json';
+    figures.searchWords = await bytesToFirstResult(browser, host, `/search/?${figures.searchWordsQuery}`);
+    figures.tagPages = [];
+    for (const { tag, topics } of chosen) {
+      const { load, panel, eager } = await tagPageBytes(browser, host, tagSlug(tag));
+      figures.tagPages.push({ tag, topics, load, panel });
+      if (eager.length > 0) figures.notes.push(`tag page '${tag}' fetched ${eager.join(', ')} right after load, before its filter panel was used`);
+    }
+
+    const warmUp = [...structuredQueries(core, `${settings.seed}/warm-up`, 5), ...wordQueries(core, `${settings.seed}/warm-up`, 5)];
+    const structured = structuredQueries(core, settings.seed, settings.queries);
+    const words = wordQueries(core, settings.seed, settings.queries);
+    log(`${size}: ${structured.length} structured searches`);
+    figures.structured = await searchTimings(browser, host, warmUp, structured);
+    log(`${size}: ${words.length} word searches, twice`);
+    figures.words = await searchTimings(browser, host, warmUp, words);
+    figures.wordsAgain = await searchTimings(browser, host, words, words);
+
+    log(`${size}: plain Fuse.js baseline`);
+    const baseline = words.map((params) => baselineQuery(params, core, settings.options.pageSize));
+    const warm = warmUp.slice(5).map((params) => baselineQuery(params, core, settings.options.pageSize)).slice(0, 2);
+    const fuse = await fuseBaseline(browser, host, warm, baseline, settings.stepTimeoutMs / 2);
+    figures.fuse = { ms: fuse.timings.map((t) => t.ms), loadMs: fuse.loadMs, indexMs: fuse.indexMs, planned: baseline.length };
+    if (fuse.timings.length < baseline.length) figures.notes.push(`plain Fuse.js stopped after ${fuse.timings.length} of ${baseline.length} queries (time box)`);
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+    figures.notes.push(
+      `median results per search: structured ${median(figures.structured.map((t) => t.results))}, words ${median(figures.words.map((t) => t.results))}, plain Fuse.js ${median(fuse.timings.map((t) => t.results))}`,
+    );
+  } catch (error) {
+    figures.notes.push(`browser step failed: ${(error as Error).message.split('\n')[0]}`);
+  } finally {
+    figures.loadAverage = [loadAtStart, loadavg()[0]!];
+    await host.close();
+  }
+  return figures;
+}
+
+/** Frees a size's folders (corpora and sites are large). */
+export function cleanSize(workDir: string, size: number): void {
+  rmSync(join(workDir, String(size)), { recursive: true, force: true });
+}
