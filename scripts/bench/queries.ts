@@ -54,7 +54,7 @@ class Picker {
 
   /** A content type with sub-forums half of the time (the filter then includes them). */
   type(): string {
-    const parents = this.core.types.filter((type, i) => this.core.types.some((child) => child.parent === i));
+    const parents = this.core.types.filter((_, i) => this.core.types.some((child) => child.parent === i));
     return this.random.chance(0.5) && parents.length > 0 ? this.random.pick(parents).id : this.random.pick(this.core.types).id;
   }
 
