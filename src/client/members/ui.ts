@@ -64,6 +64,10 @@ export function startMemberSearch(root: HTMLElement): void {
   const nav = root.querySelector<HTMLElement>('[data-pagination]')!;
   const template = root.querySelector<HTMLTemplateElement>('[data-member-template]')!;
   const base = root.dataset.base ?? '/';
+  // This document is one static page of the list (/members/<n>/): coming back to it without a
+  // search shows that page again, not page 1.
+  const staticPath = location.pathname;
+  const staticPage = Number(root.dataset.page ?? '1');
   let members: Promise<MemberRecord[]> | undefined;
   const load = () =>
     (members ??= fetch(root.dataset.indexUrl!).then((response) => {
@@ -77,6 +81,7 @@ export function startMemberSearch(root: HTMLElement): void {
     fillForm(form, query);
     // /members/<n>/ without a search is its own static page: nothing to do.
     if (memberParamsOf(query).toString() === '' && root.dataset.searchState !== 'done') return;
+    if (location.search === '' && location.pathname === staticPath) query.page = staticPage;
     let all: MemberRecord[];
     try {
       all = await load();
@@ -111,8 +116,16 @@ export function startMemberSearch(root: HTMLElement): void {
     typing = setTimeout(() => navigate(formQuery(form)), 200);
   });
   form.addEventListener('change', (event) => {
-    if ((event.target as HTMLInputElement).type === 'text') return;
+    const target = event.target as HTMLInputElement;
+    if (target.type === 'text') return;
+    const rangeChosen = target.name === 'joined' && target.value === 'custom';
     navigate(formQuery(form));
+    // "Between dates…" without days is no date filter yet (`any`), and run() has just put `any`
+    // back in the form: keep the choice, with the range open, so the days can be given.
+    if (rangeChosen) {
+      target.value = 'custom';
+      form.querySelector<HTMLElement>('[data-date-field="joined"] [data-range]')!.hidden = false;
+    }
   });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
