@@ -17,6 +17,11 @@ export const GET: APIRoute = async () => {
     members,
     contentTypes,
   });
-  if (problems.length > 0) throw new ContentProblemsError(problems);
+  if (problems.length > 0) {
+    const error = new ContentProblemsError(problems);
+    // A user's mistake, not a bug: Astro prints the stack it is given, so give it only the message.
+    error.stack = `${error.name}: ${error.message}`;
+    throw error;
+  }
   return new Response(text, { headers: { 'content-type': 'application/json; charset=utf-8' } });
 };

@@ -26,7 +26,9 @@ let context: BrowserContext | undefined;
 
 beforeAll(async () => {
   ({ options } = await projectOptions(projectRoot));
-  const { outDir } = await buildSite(join(projectRoot, 'tests/fixtures/workflows'));
+  // Without Vitest's own BASE_URL/MODE variables, which Astro would otherwise inherit.
+  const env = { BASE_URL: undefined, MODE: undefined, DEV: undefined, PROD: undefined, SSR: undefined } as unknown as Record<string, string>;
+  const { outDir } = await buildSite(join(projectRoot, 'tests/fixtures/workflows'), env);
   published = JSON.parse(readFileSync(join(outDir, 'api/workflows.json'), 'utf8')) as WorkflowListItem[];
   site = await serveStatic(outDir);
   browser = await launchChromium();
