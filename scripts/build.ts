@@ -6,6 +6,7 @@
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
 import { loadContent } from '../src/lib/content.ts';
+import { handOverContent } from '../src/lib/content-handoff.ts';
 import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from './project.ts';
 
 const root = projectRoot();
@@ -17,7 +18,7 @@ if (args.problems.length > 0) {
 }
 const content = contentDir(root, args.values.content as string | undefined);
 const { options, problems: optionProblems, config } = await projectOptions(root);
-const { problems } = loadContent({ root, contentDir: content, excerptLength: options.excerptLength });
+const { content: validated, problems } = loadContent({ root, contentDir: content, excerptLength: options.excerptLength });
 const all = [...optionProblems, ...problems];
 if (all.length > 0) {
   printProblems(all);
@@ -39,6 +40,7 @@ const cleanUp = () => {
 };
 cleanUp();
 process.env.TAGSITE_CONTENT = content;
+handOverContent({ contentDir: content, excerptLength: options.excerptLength, content: validated });
 
 try {
   const { build } = await import('astro');

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import options from 'virtual:tagsite/options';
 import { loadContent, type SiteContent } from './lib/content.ts';
 import { ContentProblemsError } from './lib/problems.ts';
+import { takeHandedContent } from './lib/content-handoff.ts';
 
 // All four content files are validated together (a topic's forum must exist in content-types.json),
 // once per build; each collection's loader takes its part of the result.
@@ -14,9 +15,13 @@ function siteContent(context: LoaderContext): SiteContent {
   if (!loaded) {
     const root = fileURLToPath(context.config.root);
     const contentDir = resolve(root, process.env.TAGSITE_CONTENT ?? 'content');
-    const { content, problems } = loadContent({ root, contentDir, excerptLength: options.excerptLength });
-    if (problems.length > 0) throw new ContentProblemsError(problems);
-    loaded = content;
+    const handed = takeHandedContent(contentDir, options.excerptLength);
+    if (handed) loaded = handed;
+    else {
+      const { content, problems } = loadContent({ root, contentDir, excerptLength: options.excerptLength });
+      if (problems.length > 0) throw new ContentProblemsError(problems);
+      loaded = content;
+    }
     // In `astro dev`, edits to content/ reload everything.
     context.watcher?.on('all', (_event, path) => {
       if (path.startsWith(contentDir)) loaded = undefined;

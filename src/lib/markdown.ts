@@ -80,7 +80,14 @@ export function plainText(html: string): string {
  * word boundary to at most `length` characters and `…` is appended.
  */
 export function cutExcerpt(text: string, length: number): string {
-  const chars = [...text];
+  // UTF-16 length >= code points: a short text needs no counting.
+  if (text.length <= length) return text;
+  // Take the first length + 1 code points only: the posts can be long.
+  const chars: string[] = [];
+  for (const char of text) {
+    chars.push(char);
+    if (chars.length > length) break;
+  }
   if (chars.length <= length) return text;
   const head = chars.slice(0, length);
   // The cut falls on a boundary when the next character is a space; otherwise drop the broken word.

@@ -96,7 +96,10 @@ export function readDateFilter(values: Map<string, string>, field: string, bad: 
   if (!goodFrom) bad(`${field}_from`, from, 'a date YYYY-MM-DD');
   if (!goodTo) bad(`${field}_to`, to, 'a date YYYY-MM-DD');
   const range = { kind: 'custom' as const, ...(goodFrom && from ? { from } : {}), ...(goodTo && to ? { to } : {}) };
-  if (preset === '' || preset === 'any' || preset === 'custom') {
+  // `custom` with no days yet stays `custom` (it admits every date), so a form can show its day
+  // fields; with only malformed days it is ignored like any malformed parameter.
+  if (preset === 'custom') return range.from || range.to || (from === '' && to === '') ? range : { kind: 'any' };
+  if (preset === '' || preset === 'any') {
     // A range given without `created=custom` (as the forum's start_after links do) still applies.
     return range.from || range.to ? range : { kind: 'any' };
   }
