@@ -102,6 +102,8 @@ async function start(root: HTMLElement): Promise<void> {
   const settings = root.dataset;
   const downloadBase = settings.backupDownloadBase ?? '';
   const input = element<HTMLInputElement>(root, 'data-workflow-search');
+  // Said by the script, not the HTML: without JavaScript nothing is loading.
+  element(root, 'data-workflow-status').textContent = 'Loading the workflow list…';
   const initial = new URLSearchParams(location.search).get('q');
   if (initial !== null) input.value = initial;
 
