@@ -11,6 +11,16 @@ export interface ScriptResult {
 }
 
 /**
+ * The environment a script gets: ours without the variables Vitest sets for Vite (`BASE_URL`,
+ * `MODE`, `DEV`, `PROD`, `SSR`), which Astro would otherwise take as the site's own settings.
+ */
+function scriptEnvironment(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR']) delete env[name];
+  return env;
+}
+
+/**
  * Runs one of scripts/*.ts exactly as its npm script does (Node with type stripping), from the
  * project root, and collects its output. `env` is added to the environment.
  */
@@ -18,7 +28,7 @@ export function runScript(script: string, args: string[] = [], env: Record<strin
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--experimental-strip-types', '--no-warnings', `scripts/${script}.ts`, ...args], {
       cwd: projectRoot,
-      env: { ...process.env, ...env },
+      env: { ...scriptEnvironment(), ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
