@@ -55,7 +55,8 @@ it('valid-small itself is valid (so each case below breaks exactly one thing)', 
   expect(result.stdout).toMatch(/content is valid: 7 topics, 5 content types, 2 members, 2 link records/);
 });
 
-describe('npm run validate names the file and the field of each broken input', () => {
+// Each case is its own copy and its own process: they can run side by side.
+describe.concurrent('npm run validate names the file and the field of each broken input', () => {
   it.each(contentCases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     const dir = brokenCopy(c.breakContent);
     const lines = problemsOf(await runScript('validate', ['--content', dir]));
@@ -70,7 +71,7 @@ describe('npm run validate names the file and the field of each broken input', (
   });
 });
 
-describe('bad site options in the config file are named by file and option', () => {
+describe.concurrent('bad site options in the config file are named by file and option', () => {
   it.each(optionCases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     const config = tempConfig(c.options);
     try {
