@@ -63,6 +63,8 @@ export function parseArgs(
     const kind = spec[name];
     if (!kind) {
       problems.push({ file: command, field: `--${name}`, message: `unknown option; known: ${Object.keys(spec).map((k) => `--${k}`).join(', ')}` });
+      // Its value (if one follows) belongs to it: one mistake, one line.
+      if (match[2] === undefined && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) i++;
       continue;
     }
     if (name in values) problems.push({ file: command, field: `--${name}`, message: 'given more than once' });

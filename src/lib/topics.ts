@@ -146,13 +146,13 @@ export function readTopic(file: string, text: string, context: TopicContext): { 
   } else if (typeof fm.forum === 'string') {
     const type = context.contentTypes.byId.get(fm.forum);
     if ((!type || type.group !== 'forum') && !context.contentTypesUnreadable) {
-      problem('forum', `'${fm.forum}' is not a forum id in content/content-types.json${type ? ` (it is a ${type.group === 'category' ? 'category' : 'feature category'}: use category)` : ''}`);
+      problem('forum', `'${fm.forum}' is not a forum id in content-types.json${type ? ` (it is a ${type.group === 'category' ? 'category' : 'feature category'}: use category)` : ''}`);
     }
     contentType = fm.forum;
   } else if (typeof fm.category === 'string') {
     const type = context.contentTypes.byId.get(fm.category);
     if ((!type || type.group === 'forum') && !context.contentTypesUnreadable) {
-      problem('category', `'${fm.category}' is not a category or feature category id in content/content-types.json${type ? ' (it is a forum: use forum)' : ''}`);
+      problem('category', `'${fm.category}' is not a category or feature category id in content-types.json${type ? ' (it is a forum: use forum)' : ''}`);
     }
     contentType = fm.category;
     contentGroup = 'category';
