@@ -31,7 +31,9 @@ export async function memberPagePaths(firstPage: boolean) {
   const byAuthor = new Map<string, Topic[]>();
   for (const topic of topics) {
     const key = topic.author.toLowerCase();
-    byAuthor.set(key, [...(byAuthor.get(key) ?? []), topic]);
+    let list = byAuthor.get(key);
+    if (!list) byAuthor.set(key, (list = []));
+    list.push(topic);
   }
   return [
     ...list.slice(1),
