@@ -32,11 +32,20 @@ function formParams(form: HTMLFormElement): URLSearchParams {
 }
 
 /** Puts a search into the form's fields. */
-function fillForm(form: HTMLFormElement, query: SearchQuery): void {
+function fillForm(form: HTMLFormElement, query: SearchQuery, keepTyped = true): void {
   const params = searchParamsOf({ ...query, page: 1 });
+  const written = params.toString();
   for (const element of Array.from(form.elements) as Array<HTMLInputElement | HTMLSelectElement>) {
     if (!element.name) continue;
     const value = params.get(element.name) ?? '';
+    // A field whose value already means this search is left as typed: `api, ` and `clipboard ` keep the
+    // comma or space typed before the next word, and `Between dates…` stays chosen before its dates
+    // (a choice the search states, such as `custom` for a range, is always shown).
+    if (keepTyped && !(element instanceof HTMLSelectElement && value !== '')) {
+      const mixed = new URLSearchParams(params);
+      mixed.set(element.name, element.value);
+      if (searchParamsOf(parseSearchParams(mixed).query).toString() === written) continue;
+    }
     if (element instanceof HTMLSelectElement) element.value = value || (element.options[0]?.value ?? '');
     else element.value = value;
   }
@@ -102,7 +111,9 @@ export function startSearch(root: HTMLElement): void {
     return { query, problems };
   };
 
-  const isUnfiltered = (query: SearchQuery) => searchParamsOf({ ...query, tags: [] }).toString() === '';
+  // A tag page's own order (sort=updated, set above) is not a filter: its static listing already shows it.
+  const isUnfiltered = (query: SearchQuery) =>
+    searchParamsOf({ ...query, tags: [], sort: config.fixedTag && query.sort === 'updated' ? undefined : query.sort }).toString() === '';
 
   function showResults(message: Extract<WorkerResponse, { type: 'results' }>) {
     const { query } = currentQuery();
@@ -213,7 +224,7 @@ export function startSearch(root: HTMLElement): void {
   });
   form.addEventListener('reset', (event) => {
     event.preventDefault();
-    fillForm(form, EMPTY_QUERY);
+    fillForm(form, EMPTY_QUERY, false);
     navigate(new URLSearchParams(), 'push');
   });
   listing.addEventListener('click', (event) => {
