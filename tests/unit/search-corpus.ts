@@ -47,13 +47,14 @@ export const AUTHORS = ['mira', 'Mira', 'gustav', 'Noor', 'noor', 'quietfox', 'Ã
 /** Fixed visitor clocks: a 31st (month arithmetic), a leap day, a year end, an ordinary day. All whole seconds. */
 export const NOWS = ['2026-03-31T10:20:30Z', '2024-02-29T00:00:00Z', '2025-12-31T23:59:59Z', '2026-11-22T12:00:00Z'].map((text) => new Date(text));
 
-/** An instant near `now`: midnight of a day, any second, exactly on (or a second beside) a preset's edge, or a little in the future. */
+/** An instant near `now`: midnight of a day, any second, on or near a preset's edge, or a little in the future. */
 export function instantArb(now: Date): fc.Arbitrary<number> {
   const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
   return fc.oneof(
     fc.integer({ min: 0, max: 800 }).map((days) => today - days * DAY_MS),
     fc.integer({ min: 0, max: 800 * 86_400 }).map((seconds) => now.getTime() - seconds * 1000),
-    fc.tuple(fc.constantFrom(...DATE_PRESETS), fc.constantFrom(-1000, 0, 1000)).map(([preset, shift]) => presetStart(preset, now) + shift),
+    // On a preset's edge, or a day or three inside it (where month arithmetic that overflows, 31 March âˆ’ 1 month = 3 March, goes wrong).
+    fc.tuple(fc.constantFrom(...DATE_PRESETS), fc.constantFrom(-DAY_MS, -1000, 0, 1000, DAY_MS, 2 * DAY_MS, 3 * DAY_MS)).map(([preset, shift]) => presetStart(preset, now) + shift),
     fc.integer({ min: 1, max: 3 * 86_400 }).map((seconds) => now.getTime() + seconds * 1000),
   );
 }
@@ -115,7 +116,7 @@ export const corpusArb = fc.constantFrom(...NOWS).chain((now) =>
   fc.array(instantArb(now), { minLength: 1, maxLength: 4 }).chain((pool) =>
     fc.record({
       now: fc.constant(now),
-      topics: fc.uniqueArray(topicArb(now, pool), { selector: (topic) => topic.slug, maxLength: 40 }),
+      topics: fc.uniqueArray(topicArb(now, pool), { selector: (topic) => topic.slug, maxLength: 40, size: 'medium' }),
     }),
   ),
 );

@@ -14,7 +14,7 @@ import { EMPTY_QUERY, type SearchQuery } from '../../src/lib/search/query.ts';
 import { oracleSearch, type OracleResult } from '../search-oracle.ts';
 import { CONTENT_TYPES, corpusArb, structuredQueryArb } from './search-corpus.ts';
 
-const RUNS = 300;
+const RUNS = 600;
 
 /** The built index of a corpus: every file, decoded core, and the slug of each global ordinal (read from the display shards). */
 function indexOf(topics: Topic[]) {
