@@ -17,7 +17,7 @@ export interface Topic {
   file: string;
   title: string;
   author: string;
-  /** ISO 8601 instants (UTC). */
+  /** ISO 8601 instants (UTC), to the whole second. */
   created: string;
   updated: string;
   createdMs: number;
@@ -130,8 +130,10 @@ export function readTopic(file: string, text: string, context: TopicContext): { 
     problems.push({ file, line: lineOf(`/${field.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`), field, message });
 
   // Dates: the schema checked their form; here, their order.
-  const createdMs = typeof fm.created === 'string' ? parseContentDate(fm.created) : undefined;
-  const updatedMs = typeof fm.updated === 'string' ? parseContentDate(fm.updated) : createdMs;
+  // Dates are kept to the whole second, the precision of the search index and of listings.
+  const toSecond = (ms: number | undefined) => (ms === undefined ? undefined : Math.floor(ms / 1000) * 1000);
+  const createdMs = typeof fm.created === 'string' ? toSecond(parseContentDate(fm.created)) : undefined;
+  const updatedMs = typeof fm.updated === 'string' ? toSecond(parseContentDate(fm.updated)) : createdMs;
   if (createdMs !== undefined && updatedMs !== undefined && updatedMs < createdMs) {
     problem('updated', `${fm.updated} is earlier than created (${fm.created})`);
   }

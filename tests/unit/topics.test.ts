@@ -388,3 +388,11 @@ describe('all problems at once, each on its own line', () => {
     expect(readTopic(FILE, flat, context).problems).toEqual([{ file: FILE, line: 8, field: 'tags[1]', message: expect.stringContaining('duplicate') }]);
   });
 });
+
+describe('topic dates are kept to the whole second', () => {
+  it('drops milliseconds, so the search index (in seconds) and listings agree', () => {
+    const { topic } = read({ ...BASE, created: '2024-01-10T12:00:00.900Z', updated: '2024-01-10T12:00:01.200Z' });
+    expect(topic?.createdMs).toBe(Date.UTC(2024, 0, 10, 12, 0, 0));
+    expect(topic?.updated).toBe('2024-01-10T12:00:01.000Z');
+  });
+});
