@@ -21,7 +21,7 @@ const spec = {
 const { values, problems } = parseArgs(process.argv.slice(2), spec, 'bench');
 
 /** A whole number option within bounds, or a problem. */
-function count(name: string, fallback: number, min: number, max: number): number {
+function wholeNumber(name: string, fallback: number, min: number, max: number): number {
   const raw = values[name];
   if (raw === undefined) return fallback;
   const value = Number(raw);
@@ -39,7 +39,7 @@ if (!/^\d{4}-\d{2}-\d{2}$/.test(end) || Number.isNaN(Date.parse(`${end}T00:00:00
 }
 
 if (values.generate !== undefined) {
-  const size = count('generate', 0, 1, 10_000_000);
+  const size = wholeNumber('generate', 0, 1, 10_000_000);
   const out = values.out as string | undefined;
   if (!out) problems.push({ file: 'bench', field: '--out', message: 'needed with --generate: the folder to write the corpus into' });
   else if (existsSync(resolve(root, out)) && readdirSync(resolve(root, out)).length > 0) {
@@ -60,9 +60,9 @@ const sizes = ((values.sizes as string | undefined) ?? '1000,10000,100000').spli
   if (!/^\d+$/.test(text.trim()) || size < 50) problems.push({ file: 'bench', field: '--sizes', message: `expected topic counts >= 50 separated by commas, got ${JSON.stringify(text)}` } satisfies Problem);
   return size;
 });
-const queries = count('queries', 50, 5, 10_000);
-const fullBuildMax = count('full-build-max', 20_000, 0, 10_000_000);
-const stepTimeoutMs = count('step-timeout', 600, 10, 86_400) * 1000;
+const queries = wholeNumber('queries', 50, 5, 10_000);
+const fullBuildMax = wholeNumber('full-build-max', 20_000, 0, 10_000_000);
+const stepTimeoutMs = wholeNumber('step-timeout', 600, 10, 86_400) * 1000;
 const { options, problems: optionProblems } = await projectOptions(root);
 problems.push(...optionProblems);
 if (problems.length > 0) {

@@ -15,7 +15,7 @@ import { indexDifferences, realBuild, replaceSearchIndex, searchIndexOf, StepTim
 import { serveBench } from './server.ts';
 import { bytesToFirstResult, fuseBaseline, searchTimings, tagPageBytes, type BaselineQuery } from './measure.ts';
 import { structuredQueries, wordQueries } from './queries.ts';
-import type { SizeFigures } from './report.ts';
+import { WORDS_PAGE, type SizeFigures } from './report.ts';
 
 export interface RunSettings {
   project: string;
@@ -141,8 +141,7 @@ export async function runSize(size: number, settings: RunSettings): Promise<Size
   try {
     log(`${size}: bytes before the first result`);
     figures.search = await bytesToFirstResult(browser, host, '/search/');
-    figures.searchWordsQuery = 'q=clipboard+json';
-    figures.searchWords = await bytesToFirstResult(browser, host, `/search/?${figures.searchWordsQuery}`);
+    figures.searchWords = await bytesToFirstResult(browser, host, WORDS_PAGE);
     figures.tagPages = [];
     for (const { tag, topics } of chosen) {
       const { load, panel, eager } = await tagPageBytes(browser, host, tagSlug(tag));
