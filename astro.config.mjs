@@ -1,16 +1,20 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
+import sitemap from '@astrojs/sitemap';
 import tagsite from './src/integration.ts';
 
 export default defineConfig({
   // The site's public address: used for absolute URLs (workflow list, feeds, canonical links).
-  site: 'https://flowsmiths.example',
+  // TAGSITE_SITE sets it for one build (the GitHub Pages workflow passes the Pages address).
+  site: process.env.TAGSITE_SITE || 'https://flowsmiths.example',
   // Serve under a sub-path by setting `base`, e.g. '/community' (or TAGSITE_BASE for one build).
   base: process.env.TAGSITE_BASE || '/',
   trailingSlash: 'ignore',
   integrations: [
     mdx(),
+    // sitemap-index.xml for search engines (robots.txt points at it); pages only, not feeds or data files.
+    sitemap({ filter: (page) => page.endsWith('/') }),
     // Every option, with its default, is described in schemas/options.schema.json and README.md.
     tagsite({
       title: 'Flowsmiths Community',

@@ -1,0 +1,11 @@
+/** /robots.txt: everything may be crawled; the sitemap (written by @astrojs/sitemap) says what there is. */
+import type { APIRoute } from 'astro';
+import { base } from 'astro:config/client';
+import { siteRootUrl } from '../lib/workflows.ts';
+import { absoluteUrl } from '../lib/feeds.ts';
+
+export const GET: APIRoute = ({ site }) => {
+  const siteRoot = siteRootUrl(site, base);
+  const sitemap = siteRoot ? `Sitemap: ${absoluteUrl(siteRoot, '/sitemap-index.xml')}\n` : '';
+  return new Response(`User-agent: *\nAllow: /\n${sitemap}`, { headers: { 'content-type': 'text/plain; charset=utf-8' } });
+};
