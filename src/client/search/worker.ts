@@ -15,6 +15,10 @@ let indexUrl = '';
 const displayShards = new Map<number, Promise<DisplayRow[]>>();
 
 const post = (message: WorkerResponse) => self.postMessage(message);
+/** Values per facet group sent to the page (it shows the first dozen). */
+const FACET_VALUES = 30;
+/** Tags and authors offered as suggestions while typing. */
+const SUGGESTIONS = 300;
 
 async function readJson<T>(path: string): Promise<T> {
   const response = await fetch(`${indexUrl}${path}`);
@@ -61,8 +65,15 @@ async function init(request: Extract<WorkerRequest, { type: 'init' }>) {
     type: 'ready',
     count: index.count,
     choices: {
-      tags: index.tagNames,
-      authors: [...index.authorNames].sort((a, b) => a.localeCompare(b)),
+      // Suggestions: the most used tags and the most active authors (thousands of options would
+      // slow every keystroke in the browser's own datalist code).
+      tags: index.tagNames.slice(0, SUGGESTIONS),
+      authors: index.authorNames
+        .map((name, i) => [name, index!.authorPostings[i]!.length] as const)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, SUGGESTIONS)
+        .map(([name]) => name)
+        .sort((a, b) => a.localeCompare(b)),
       types: index.types.map((type, i) => ({ id: type.id, name: type.name, depth: typeDepth(index!.types, i) })),
     },
   });
@@ -74,8 +85,18 @@ async function search(request: Extract<WorkerRequest, { type: 'search' }>) {
   const matches = request.query.q ? await words!.match(request.query.q, request.query.in === 'titles') : undefined;
   const result = runSearch(idx, request.query, new Date(request.now), request.pageSize, matches);
   const rows = await rowsOf(result.page);
+  // Only the most frequent values are shown: sending every tag of 100,000 topics would cost more than the search.
   const named = (map: Map<number, number>, names: (i: number) => string | undefined) =>
-    [...map].filter(([i]) => i >= 0).map(([i, n]) => [names(i)!, n] as [string, number]).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    [...map]
+      .filter(([i]) => i >= 0)
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, FACET_VALUES)
+      .map(([i, n]) => [names(i)!, n] as [string, number]);
+  // A forum's count includes its sub-forums: it is what choosing it would find.
+  const typeCounts = new Map<number, number>();
+  for (const [type, count] of result.facets.types) {
+    for (let t = type; t >= 0; t = idx.types[t]!.parent) typeCounts.set(t, (typeCounts.get(t) ?? 0) + count);
+  }
   post({
     type: 'results',
     id: request.id,
@@ -85,7 +106,7 @@ async function search(request: Extract<WorkerRequest, { type: 'search' }>) {
     rows,
     facets: {
       tags: named(result.facets.tags, (i) => idx.tagNames[i]),
-      types: named(result.facets.types, (i) => idx.types[i]?.id),
+      types: named(typeCounts, (i) => idx.types[i]?.id),
       authors: named(result.facets.authors, (i) => idx.authorNames[i]),
     },
     ms: performance.now() - started,

@@ -114,8 +114,11 @@ function intersect(lists: Uint32Array[], count: number): Uint32Array {
   return current;
 }
 
-/** Word matches for a query, found by the caller (vocabulary + postings): per query word, global ordinal → score. */
-export type WordMatches = Array<Map<number, number>>;
+/**
+ * Word matches for a query, found by the caller (vocabulary + postings): per query word, a score
+ * for every global ordinal (0: the topic does not contain the word).
+ */
+export type WordMatches = Float64Array[];
 
 /**
  * The structured filters of SPEC 4.2 (everything but words), applied with the most selective
@@ -153,25 +156,26 @@ export function structuredFilter(index: SearchIndex, query: SearchQuery, now: Da
   return Uint32Array.from(out);
 }
 
-/** Keeps the candidates that match the words (`all` or `any` of them); returns them with their relevancy. */
-export function wordFilter(index: SearchIndex, candidates: Uint32Array, words: WordMatches, mode: 'all' | 'any'): { ordinals: Uint32Array; score: Map<number, number> } {
-  const score = new Map<number, number>();
-  const kept: number[] = [];
+/** Keeps the candidates that match the words (`all` or `any` of them); their relevancy is indexed by local ordinal. */
+export function wordFilter(index: SearchIndex, candidates: Uint32Array, words: WordMatches, mode: 'all' | 'any'): { ordinals: Uint32Array; score: Float64Array } {
+  const score = new Float64Array(index.count);
+  const kept = new Uint32Array(candidates.length);
+  let size = 0;
   for (let c = 0; c < candidates.length; c++) {
     const local = candidates[c]!;
     const global = index.global[local]!;
     let total = 0;
     let hits = 0;
-    for (const word of words) {
-      const s = word.get(global);
-      if (s !== undefined) (total += s), hits++;
+    for (let w = 0; w < words.length; w++) {
+      const s = words[w]![global]!;
+      if (s > 0) (total += s), hits++;
     }
     if (mode === 'all' ? hits === words.length && hits > 0 : hits > 0) {
-      kept.push(local);
-      score.set(local, total);
+      kept[size++] = local;
+      score[local] = total;
     }
   }
-  return { ordinals: Uint32Array.from(kept), score };
+  return { ordinals: kept.slice(0, size), score };
 }
 
 const SORT_KEYS: Record<string, (index: SearchIndex) => ArrayLike<number>> = {
@@ -206,14 +210,15 @@ export interface SearchResult {
 /** Runs a whole search: filters, words, sort, page, facets. `words` is required when the query has `q`. */
 export function runSearch(index: SearchIndex, query: SearchQuery, now: Date, pageSize: number, words?: WordMatches): SearchResult {
   let results = structuredFilter(index, query, now);
-  let score: Map<number, number> | undefined;
+  let score: Float64Array | undefined;
   // A `q` with no words in it (`?!`) filters nothing, rather than finding nothing.
   if (query.q && words && words.length > 0) ({ ordinals: results, score } = wordFilter(index, results, words, query.words));
 
   const sort = effectiveSort(query);
   let sorted: Uint32Array;
   if (sort === 'relevancy' && score) {
-    sorted = Uint32Array.from(results).sort((a, b) => score!.get(b)! - score!.get(a)! || a - b);
+    const by = score;
+    sorted = Uint32Array.from(results).sort((a, b) => by[b]! - by[a]! || a - b);
   } else if (sort === 'updated' || sort === 'relevancy') {
     sorted = results; // ascending ordinals are the listing order
   } else {
@@ -223,13 +228,22 @@ export function runSearch(index: SearchIndex, query: SearchQuery, now: Date, pag
   }
   const pages = Math.max(1, Math.ceil(sorted.length / pageSize));
   const pageNumber = Math.min(query.page, pages);
-  const facets = { tags: new Map<number, number>(), types: new Map<number, number>(), authors: new Map<number, number>() };
-  const bump = (map: Map<number, number>, key: number) => map.set(key, (map.get(key) ?? 0) + 1);
+  // Counted in typed arrays (no hashing per result), handed out as maps of the values present.
+  const tagCounts = new Uint32Array(index.tagNames.length);
+  const typeCounts = new Uint32Array(index.types.length);
+  const authorCounts = new Uint32Array(index.authorNames.length);
   for (let i = 0; i < results.length; i++) {
     const ordinal = results[i]!;
-    for (const tag of index.topicTags[ordinal]!) bump(facets.tags, tag);
-    bump(facets.types, index.type[ordinal]!);
-    bump(facets.authors, index.author[ordinal]!);
+    const tags = index.topicTags[ordinal]!;
+    for (let t = 0; t < tags.length; t++) tagCounts[tags[t]!]!++;
+    if (index.type[ordinal]! >= 0) typeCounts[index.type[ordinal]!]!++;
+    authorCounts[index.author[ordinal]!]!++;
   }
+  const present = (counts: Uint32Array) => {
+    const map = new Map<number, number>();
+    for (let i = 0; i < counts.length; i++) if (counts[i]) map.set(i, counts[i]!);
+    return map;
+  };
+  const facets = { tags: present(tagCounts), types: present(typeCounts), authors: present(authorCounts) };
   return { total: sorted.length, page: sorted.slice((pageNumber - 1) * pageSize, pageNumber * pageSize), pageNumber, pages, facets };
 }

@@ -8,8 +8,11 @@ import {
   type PostingsFile, type TagFile, type VocabFile,
 } from './index-format.ts';
 
-/** Topics per display shard: one shard is about 25–40 KB of JSON before compression. */
-export const DISPLAY_SHARD_SIZE = 128;
+/**
+ * Topics per display shard. Small, because a page of results sorted by views or relevancy is
+ * spread over the whole site: 25 results may need 25 shards, so each should cost little (~4 KB gzip).
+ */
+export const DISPLAY_SHARD_SIZE = 32;
 /** Aim for about this many postings per postings shard. */
 const POSTINGS_PER_SHARD = 12_000;
 

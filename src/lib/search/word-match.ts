@@ -76,23 +76,27 @@ export class WordMatcher {
     return [...found].map(([i, weight]) => ({ term: terms[i]!, weight, df: df[i]! }));
   }
 
-  /** Per query word, global ordinal → score (idf × match weight, doubled for a title hit). */
+  /** Per query word, a score per global ordinal (idf × match weight, doubled for a title hit; 0: no match). */
   async match(q: string, titlesOnly: boolean): Promise<WordMatches> {
     return Promise.all(
       queryWords(q).map(async (word) => {
-        const scores = new Map<number, number>();
-        for (const { term, weight, df } of await this.expand(word)) {
-          const shard = await this.postingsShard(postingsShard(term, this.shardCount));
-          const entry = shard[term];
-          if (!entry) continue;
+        const scores = new Float64Array(this.topicCount);
+        const expansions = await this.expand(word);
+        const shards = await Promise.all(expansions.map(({ term }) => this.postingsShard(postingsShard(term, this.shardCount))));
+        expansions.forEach(({ term, weight, df }, e) => {
+          const entry = shards[e]![term];
+          if (!entry) return;
           const idf = Math.log(1 + this.topicCount / df);
           const title = deltaDecode(entry[1]);
-          const titleSet = new Set(title);
-          for (const ordinal of titlesOnly ? title : deltaDecode(entry[0])) {
-            const score = weight * idf * (titleSet.has(ordinal) ? 2 : 1);
-            if (score > (scores.get(ordinal) ?? 0)) scores.set(ordinal, score);
+          const all = titlesOnly ? title : deltaDecode(entry[0]);
+          // Both lists ascend: walk the title list alongside to know which hits are in the title.
+          for (let i = 0, t = 0; i < all.length; i++) {
+            const ordinal = all[i]!;
+            while (t < title.length && title[t]! < ordinal) t++;
+            const score = weight * idf * (title[t] === ordinal ? 2 : 1);
+            if (score > scores[ordinal]!) scores[ordinal] = score;
           }
-        }
+        });
         return scores;
       }),
     );
