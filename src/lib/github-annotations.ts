@@ -6,7 +6,7 @@
 
 // A problem line: the file has no `: ` in it, the optional line is digits, the field path runs to the
 // next `: ` (field paths such as `[3].credit` or `tags[2]` never hold one), the message is the rest.
-const PROBLEM_LINE = /^(?<file>[^\s:][^:]*?)(?::(?<line>\d+))?: (?<field>[^:]+?): (?<message>.+)$/;
+const PROBLEM_LINE = /^(?<file>[^\s:][^:]*?)(?::(?<line>\d+))?: (?<field>[^:]+?): (?<message>.+)$/s;
 
 // Workflow commands read `%`, CR and LF specially everywhere, and `:` and `,` inside properties.
 const escapeData = (text: string) => text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
