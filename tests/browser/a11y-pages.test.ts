@@ -1,0 +1,74 @@
+/**
+ * Accessibility of every page type (axe-core in real Chromium), in the light and the dark colour
+ * scheme and at phone and desktop widths: no serious or critical violation, scripts finished.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import { buildSite } from '../helpers/build.ts';
+import { projectRoot } from '../helpers/cli.ts';
+import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
+import { launchChromium } from '../helpers/browser.ts';
+
+/** Every page type, with what shows that its scripts have finished (if it has any). */
+export const PAGE_TYPES: Array<{ name: string; path: string; ready?: string }> = [
+  { name: 'home', path: '/' },
+  { name: 'tag list', path: '/tags/' },
+  { name: 'tag page', path: '/tags/api/', ready: '[data-search-root] [data-needs-js]:not([hidden])' },
+  { name: 'topic with a workflow', path: '/topics/csv-to-json-converter/' },
+  { name: 'search with results', path: '/search/?q=json&tags=api', ready: '[data-search-root][data-search-state="done"]' },
+  { name: 'member search', path: '/members/?group=Staff', ready: '[data-member-root][data-search-state="done"]' },
+  { name: 'member profile', path: '/members/tomasz/' },
+  { name: 'documentation links', path: '/links/?tag=api' },
+  { name: 'workflows', path: '/workflows/', ready: '[data-workflow-client][data-state="ready"]' },
+  { name: 'about (MDX)', path: '/about/' },
+  { name: 'not found', path: '/no/such/page/' },
+];
+
+let browser: Browser;
+let site: StaticHost;
+
+beforeAll(async () => {
+  // A copy of the sample content: this build does not share Astro's content cache with others.
+  const contentDir = join(mkdtempSync(join(tmpdir(), 'tagsite-a11y-pages-')), 'content');
+  cpSync(join(projectRoot, 'content'), contentDir, { recursive: true });
+  const { outDir } = await buildSite(contentDir);
+  site = await serveStatic(outDir);
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+/** The serious and critical violations on the page as it is now, one line each (rule: elements). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations, passes } = await new AxeBuilder({ page }).analyze();
+  expect(passes.length, 'axe ran its rules').toBeGreaterThan(10);
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+describe.each([
+  { scheme: 'light' as const, width: 1280 },
+  { scheme: 'dark' as const, width: 360 },
+])('axe-core, $scheme colours at $width px', ({ scheme, width }) => {
+  it.each(PAGE_TYPES)('finds no serious or critical violation on the $name page', async ({ path, ready }) => {
+    const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const response = await page.goto(`${site.url}${path}`);
+    expect(response?.status()).toBe(path.startsWith('/no/') ? 404 : 200);
+    if (ready) await page.waitForSelector(ready);
+    expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
