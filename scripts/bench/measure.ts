@@ -7,8 +7,10 @@ import { transferred, type BenchHost } from './server.ts';
 
 /** One search as the page ran it. */
 export interface Timing {
-  /** Worker compute time reported by the page (`data-search-ms`). */
+  /** Worker compute time reported by the page (`data-search-ms`), index files loading included. */
   compute: number;
+  /** The engine alone (`data-search-engine-ms`: runSearch, no file loading). */
+  engine: number;
   /** Submit → results in the DOM and laid out. */
   wall: number;
   results: number;
@@ -39,7 +41,7 @@ async function submitInPage({ params, timeoutMs }: { params: string; timeoutMs: 
       observer.disconnect();
       clearTimeout(timer);
       const count = /\d+/.exec(root.querySelector('[data-result-count]')?.textContent ?? '')?.[0];
-      resolve({ compute: Number(root.dataset.searchMs), wall: end - start, results: Number(count ?? -1) });
+      resolve({ compute: Number(root.dataset.searchMs), engine: Number(root.dataset.searchEngineMs), wall: end - start, results: Number(count ?? -1) });
     });
     observer.observe(root, { attributes: true, attributeFilter: ['data-search-state'] });
     const start = performance.now();

@@ -32,6 +32,9 @@ export type WorkerResponse =
       pages: number;
       rows: ResultRow[];
       facets: { tags: Array<[string, number]>; types: Array<[string, number]>; authors: Array<[string, number]> };
+      /** The whole search, index files loading included. */
       ms: number;
+      /** runSearch alone: filters, word combination, sort, facets (no file loading). */
+      engineMs: number;
     }
   | { type: 'error'; id?: number; message: string };

@@ -130,6 +130,7 @@ export function startSearch(root: HTMLElement): void {
     renderFacets(message.facets);
     root.dataset.searchState = 'done';
     root.dataset.searchMs = message.ms.toFixed(2);
+    root.dataset.searchEngineMs = message.engineMs.toFixed(2);
   }
 
   function renderFacets(counts: Extract<WorkerResponse, { type: 'results' }>['facets']) {

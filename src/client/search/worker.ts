@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 // The search runs here, off the main thread, so typing never waits for it.
-import { decodeIndex, runSearch, type SearchIndex } from '../../lib/search/engine.ts';
+import { decodeIndex, order, runSearch, type SearchIndex } from '../../lib/search/engine.ts';
 import type { CoreFile, DisplayRow, TagFile } from '../../lib/search/index-format.ts';
 import { WordMatcher } from '../../lib/search/word-match.ts';
 import type { ResultRow, WorkerRequest, WorkerResponse } from './protocol.ts';
@@ -61,6 +61,10 @@ async function init(request: Extract<WorkerRequest, { type: 'init' }>) {
   displayShardSize = 'displayShardSize' in file ? file.displayShardSize : 0;
   const count = 'siteCount' in file ? file.siteCount : file.count;
   words = new WordMatcher(readJson, { vocabKeys: file.vocabKeys, postingShards: file.postingShards, count });
+  // The sort orders are prepared while the visitor is still choosing filters, not during a search.
+  setTimeout(() => {
+    for (const sort of ['newest', 'replies', 'views']) order(index!, sort);
+  }, 0);
   post({
     type: 'ready',
     count: index.count,
@@ -83,7 +87,9 @@ async function search(request: Extract<WorkerRequest, { type: 'search' }>) {
   const started = performance.now();
   const idx = index!;
   const matches = request.query.q ? await words!.match(request.query.q, request.query.in === 'titles') : undefined;
+  const engineStarted = performance.now();
   const result = runSearch(idx, request.query, new Date(request.now), request.pageSize, matches);
+  const engineMs = performance.now() - engineStarted;
   const rows = await rowsOf(result.page);
   // Only the most frequent values are shown: sending every tag of 100,000 topics would cost more than the search.
   const named = (map: Map<number, number>, names: (i: number) => string | undefined) =>
@@ -110,6 +116,7 @@ async function search(request: Extract<WorkerRequest, { type: 'search' }>) {
       authors: named(result.facets.authors, (i) => idx.authorNames[i]),
     },
     ms: performance.now() - started,
+    engineMs,
   });
 }
 

@@ -185,7 +185,7 @@ const SORT_KEYS: Record<string, (index: SearchIndex) => ArrayLike<number>> = {
 };
 
 /** A sort order over all local ordinals: biggest key first, ties in listing order. Cached on the index. */
-function order(index: SearchIndex, sort: string): Uint32Array {
+export function order(index: SearchIndex, sort: string): Uint32Array {
   let perm = index.orders.get(sort);
   if (!perm) {
     const key = SORT_KEYS[sort]!(index);
