@@ -12,21 +12,8 @@ import { buildSite } from '../helpers/build.ts';
 import { projectRoot } from '../helpers/cli.ts';
 import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
+import { PAGE_TYPES } from './page-types.ts';
 
-/** Every page type, with what shows that its scripts have finished (if it has any). */
-export const PAGE_TYPES: Array<{ name: string; path: string; ready?: string }> = [
-  { name: 'home', path: '/' },
-  { name: 'tag list', path: '/tags/' },
-  { name: 'tag page', path: '/tags/api/', ready: '[data-search-root] [data-needs-js]:not([hidden])' },
-  { name: 'topic with a workflow', path: '/topics/csv-to-json-converter/' },
-  { name: 'search with results', path: '/search/?q=json&tags=api', ready: '[data-search-root][data-search-state="done"]' },
-  { name: 'member search', path: '/members/?group=Staff', ready: '[data-member-root][data-search-state="done"]' },
-  { name: 'member profile', path: '/members/tomasz/' },
-  { name: 'documentation links', path: '/links/?tag=api' },
-  { name: 'workflows', path: '/workflows/', ready: '[data-workflow-client][data-state="ready"]' },
-  { name: 'about (MDX)', path: '/about/' },
-  { name: 'not found', path: '/no/such/page/' },
-];
 
 let browser: Browser;
 let site: StaticHost;

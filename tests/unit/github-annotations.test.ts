@@ -56,6 +56,7 @@ describe('the formatter script on real validate output', () => {
     const output = `${validate.stdout}${validate.stderr}`;
     const formatted = await runScript('github-annotations', [], {}, output);
     expect(formatted.code).toBe(0);
+    expect(formatted.stdout).toBe(annotate(output));
     const lines = formatted.stdout.split('\n');
     const annotations = lines.filter((line) => line.startsWith('::error '));
     expect(annotations).toHaveLength(2);
