@@ -15,8 +15,11 @@ interface VocabShard {
 const EXACT = 1;
 const PREFIX = 0.75;
 const TYPO = 0.6;
-/** Terms a query word can expand to by prefix or typo, at most. */
-const MAX_EXPANSIONS = 24;
+/**
+ * Terms a query word can expand to, at most, by prefix and by typo each. Every term may sit in its
+ * own postings file, so this bounds the files one word fetches; the word itself always counts.
+ */
+const MAX_EXPANSIONS = 8;
 
 /**
  * Finds the topics matching each word of a query (SPEC 4.2 `q`): every topic containing the word
@@ -68,7 +71,8 @@ export class WordMatcher {
     if (exact >= 0) found.set(exact, EXACT);
     if ([...word].length >= 3) {
       // Terms sorted: the ones starting with the word follow its insertion point.
-      for (let i = exact >= 0 ? exact + 1 : ~exact; i < terms.length && terms[i]!.startsWith(word) && found.size < MAX_EXPANSIONS; i++) found.set(i, PREFIX);
+      const prefixEnd = found.size + MAX_EXPANSIONS;
+      for (let i = exact >= 0 ? exact + 1 : ~exact; i < terms.length && terms[i]!.startsWith(word) && found.size < prefixEnd; i++) found.set(i, PREFIX);
       for (const hit of shard.fuse.search(word, { limit: MAX_EXPANSIONS })) {
         if (!found.has(hit.refIndex)) found.set(hit.refIndex, TYPO * (1 - (hit.score ?? 0)));
       }
