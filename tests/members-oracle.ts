@@ -1,7 +1,8 @@
 // SPEC 4.3 written out a second time, plainly and without the app's code, so the unit and browser
 // tests of the member search compare the app against an independent answer.
-import type { DatePreset } from '../src/lib/search/query.ts';
 import type { MemberQuery, MemberRecord } from '../src/lib/search/members.ts';
+// `joined` presets mean what the topic search's date presets mean: one oracle of them for both.
+import { presetStart } from './search-oracle.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -15,30 +16,6 @@ export function dayStartMs(day: string): number {
 /** The UTC day `days` days after (negative: before) the instant `from`. */
 export function dayOffset(from: Date, days: number): string {
   return new Date(from.getTime() + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-
-/** `now` moved back by whole calendar months, the day clamped to a shorter month's last (31 March − 1 month = 29 February). */
-function monthsBefore(now: Date, months: number): number {
-  const total = now.getUTCFullYear() * 12 + now.getUTCMonth() - months;
-  const year = Math.floor(total / 12);
-  const month = total - year * 12;
-  const length = [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month]!;
-  const moved = new Date(now.getTime());
-  moved.setUTCFullYear(year, month, Math.min(now.getUTCDate(), length));
-  return moved.getTime();
-}
-
-/** The earliest instant a `joined` preset admits, looking back from the visitor's clock. */
-export function presetStart(preset: DatePreset, now: Date): number {
-  switch (preset) {
-    case 'day': return now.getTime() - DAY_MS;
-    case 'week': return now.getTime() - 7 * DAY_MS;
-    case 'month': return monthsBefore(now, 1);
-    case 'six_months': return monthsBefore(now, 6);
-    case 'year': return monthsBefore(now, 12);
-  }
 }
 
 const collator = new Intl.Collator('en', { sensitivity: 'base' });
