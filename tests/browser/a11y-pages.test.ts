@@ -3,13 +3,9 @@
  * scheme and at phone and desktop widths: no serious or critical violation, scripts finished.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { buildSite } from '../helpers/build.ts';
-import { projectRoot } from '../helpers/cli.ts';
+import { buildSampleSite } from '../helpers/build.ts';
 import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { PAGE_TYPES } from './page-types.ts';
@@ -19,11 +15,7 @@ let browser: Browser;
 let site: StaticHost;
 
 beforeAll(async () => {
-  // A copy of the sample content: this build does not share Astro's content cache with others.
-  const contentDir = join(mkdtempSync(join(tmpdir(), 'tagsite-a11y-pages-')), 'content');
-  cpSync(join(projectRoot, 'content'), contentDir, { recursive: true });
-  const { outDir } = await buildSite(contentDir);
-  site = await serveStatic(outDir);
+  site = await serveStatic(await buildSampleSite('a11y-pages'));
   browser = await launchChromium();
 });
 

@@ -2,13 +2,9 @@
 // open custom date range, and a tag page with its filter panel open and used, have no serious or
 // critical violations.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { buildSite } from '../helpers/build.ts';
-import { projectRoot } from '../helpers/cli.ts';
+import { buildSampleSite } from '../helpers/build.ts';
 import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
 
@@ -16,11 +12,7 @@ let browser: Browser;
 let site: StaticHost;
 
 beforeAll(async () => {
-  // A copy of the sample content: this build does not share Astro's content cache with others.
-  const contentDir = join(mkdtempSync(join(tmpdir(), 'tagsite-a11y-')), 'content');
-  cpSync(join(projectRoot, 'content'), contentDir, { recursive: true });
-  const { outDir } = await buildSite(contentDir);
-  site = await serveStatic(outDir);
+  site = await serveStatic(await buildSampleSite('a11y'));
   browser = await launchChromium();
 });
 

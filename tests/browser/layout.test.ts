@@ -4,12 +4,8 @@
  * search results, member results or the workflow list arrive (no layout shift).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { buildSite } from '../helpers/build.ts';
-import { projectRoot } from '../helpers/cli.ts';
+import { buildSampleSite } from '../helpers/build.ts';
 import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { PAGE_TYPES } from './page-types.ts';
@@ -18,11 +14,7 @@ let browser: Browser;
 let site: StaticHost;
 
 beforeAll(async () => {
-  // A copy of the sample content: this build does not share Astro's content cache with others.
-  const contentDir = join(mkdtempSync(join(tmpdir(), 'tagsite-layout-')), 'content');
-  cpSync(join(projectRoot, 'content'), contentDir, { recursive: true });
-  const { outDir } = await buildSite(contentDir);
-  site = await serveStatic(outDir);
+  site = await serveStatic(await buildSampleSite('layout'));
   browser = await launchChromium();
 });
 

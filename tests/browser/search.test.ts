@@ -6,11 +6,10 @@
 // content itself; with words, from the search engine run in Node on the built index, which must
 // also find every exact match the reference finds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { buildSite } from '../helpers/build.ts';
+import { buildSite, copyOfSampleContent } from '../helpers/build.ts';
 import { projectRoot } from '../helpers/cli.ts';
 import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
@@ -36,9 +35,7 @@ let noJs: BrowserContext;
 let site: StaticHost;
 
 beforeAll(async () => {
-  // A copy of the sample content: this build does not share Astro's content cache with others.
-  const contentDir = join(mkdtempSync(join(tmpdir(), 'tagsite-search-')), 'content');
-  cpSync(join(projectRoot, 'content'), contentDir, { recursive: true });
+  const contentDir = copyOfSampleContent('search');
   const loaded = loadContent({ root: projectRoot, contentDir, excerptLength: 200 });
   expect(loaded.problems).toEqual([]);
   content = loaded.content;

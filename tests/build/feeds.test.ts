@@ -3,13 +3,11 @@
  * parser), hostile titles kept as text, sitemap and robots.txt, canonical / Open Graph / Twitter meta.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { HTMLElement } from 'node-html-parser';
-import { buildSite } from '../helpers/build.ts';
-import { projectRoot } from '../helpers/cli.ts';
+import { buildSampleSite, buildSite } from '../helpers/build.ts';
 import { copyFixture } from './fixture-copies.ts';
 import { fileForPath, readPage, textOf } from './built-site.ts';
 
@@ -141,10 +139,7 @@ describe('feeds, sitemap and meta of the sample site', () => {
   let outDir: string;
   let pages: string[];
   beforeAll(async () => {
-    // A copy of the sample content: this build does not share Astro's content cache with others.
-    const contentDir = join(mkdtempSync(join(tmpdir(), 'tagsite-feeds-')), 'content');
-    cpSync(join(projectRoot, 'content'), contentDir, { recursive: true });
-    ({ outDir } = await buildSite(contentDir));
+    outDir = await buildSampleSite('feeds');
     pages = htmlPaths(outDir).filter((path) => path !== '/404.html');
   });
 

@@ -5,11 +5,10 @@
  * page's links and assets must answer 200 over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSite } from '../helpers/build.ts';
-import { projectRoot } from '../helpers/cli.ts';
+import { buildSampleSite } from '../helpers/build.ts';
 import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { addressOf, referencesIn, siteFiles, walkSite, type Site } from './link-walk.ts';
 
@@ -17,10 +16,7 @@ const SITE = 'https://flowsmiths.example';
 const SUB = '/sub/path';
 
 async function buildSample(env: Record<string, string> = {}): Promise<string> {
-  // A copy of the sample content: this build does not share Astro's content cache with others.
-  const contentDir = join(mkdtempSync(join(tmpdir(), 'tagsite-links-')), 'content');
-  cpSync(join(projectRoot, 'content'), contentDir, { recursive: true });
-  return (await buildSite(contentDir, env)).outDir;
+  return buildSampleSite('links', env);
 }
 
 /** References of each kind of file the walk must have looked into, so a walk that finds nothing fails. */

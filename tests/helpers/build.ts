@@ -1,7 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runScript, type ScriptResult } from './cli.ts';
+import { projectRoot, runScript, type ScriptResult } from './cli.ts';
 
 /** Builds the site from a content folder into a fresh temporary folder; fails the test on a build error. */
 export async function buildSite(contentDir: string, env: Record<string, string> = {}): Promise<{ outDir: string; result: ScriptResult }> {
@@ -9,4 +9,19 @@ export async function buildSite(contentDir: string, env: Record<string, string> 
   const result = await runScript('build', ['--content', contentDir, '--out', outDir], env);
   if (result.code !== 0) throw new Error(`build failed (${result.code}):\n${result.stderr}\n${result.stdout}`);
   return { outDir, result };
+}
+
+/**
+ * A private copy of the sample content/ in a temporary folder: a build of it does not share
+ * Astro's content cache with builds of content/ itself.
+ */
+export function copyOfSampleContent(label: string): string {
+  const contentDir = join(mkdtempSync(join(tmpdir(), `tagsite-${label}-`)), 'content');
+  cpSync(join(projectRoot, 'content'), contentDir, { recursive: true });
+  return contentDir;
+}
+
+/** Builds a private copy of the sample content; returns the output folder. */
+export async function buildSampleSite(label: string, env: Record<string, string> = {}): Promise<string> {
+  return (await buildSite(copyOfSampleContent(label), env)).outDir;
 }
