@@ -1,9 +1,11 @@
 import type { AstroIntegration } from 'astro';
 import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { resolveOptions, type ResolvedOptions, type TagsiteOptions } from './lib/options.ts';
 import { ContentProblemsError, type Problem } from './lib/problems.ts';
 import { publishedListPaths, workflowAddressProblems } from './lib/workflows.ts';
 import { writeWorkflowHeaders } from './lib/workflow-headers.ts';
+import { forgetContent, setContentSource } from './lib/content-handoff.ts';
 
 const VIRTUAL_ID = 'virtual:tagsite/options';
 
@@ -24,6 +26,7 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
   const problems = optionProblems.length > 0 ? optionProblems : workflowAddressProblems(resolved.workflows);
   const listPaths = publishedListPaths(resolved.workflows);
   let base = '/';
+  let contentDir = '';
   return {
     name: 'tagsite',
     resolved,
@@ -32,6 +35,10 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
       'astro:config:setup': ({ updateConfig, injectRoute, config }) => {
         if (problems.length > 0) throw new ContentProblemsError(problems);
         base = config.base;
+        // The content folder: content/, or another one given by `npm run build -- --content <dir>`.
+        const root = fileURLToPath(config.root);
+        contentDir = resolve(root, process.env.TAGSITE_CONTENT ?? 'content');
+        setContentSource({ root, contentDir, excerptLength: resolved.excerptLength });
         // The workflow list file, at each of its addresses that is on this site.
         for (const pattern of listPaths) injectRoute({ pattern, entrypoint: new URL('./routes/workflow-list.ts', import.meta.url), prerender: true });
         updateConfig({
@@ -44,6 +51,15 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
               },
             ],
           },
+        });
+      },
+      // `astro dev`: an edit under the content folder reloads the records and the open pages.
+      'astro:server:setup': ({ server }) => {
+        server.watcher.add(contentDir);
+        server.watcher.on('all', (_event, path) => {
+          if (!path.startsWith(contentDir)) return;
+          forgetContent();
+          server.ws.send({ type: 'full-reload' });
         });
       },
       'astro:build:done': ({ dir }) => {

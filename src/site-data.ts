@@ -1,11 +1,12 @@
-import { getCollection } from 'astro:content';
 import type { Topic } from './lib/topics.ts';
 import type { ContentType } from './lib/content-types.ts';
 import type { Member } from './lib/members.ts';
 import type { LinkRecord } from './lib/links.ts';
 import { sortForListing, topicsByTag } from './lib/listing.ts';
+import { heldContent } from './lib/content-handoff.ts';
+import type { SiteContent } from './lib/content.ts';
 
-/** The normalised records, read from the content layer once per build and shared by every page. */
+/** The normalised records, read once per build and shared by every page. */
 export interface SiteData {
   /** Topics in listing order. */
   topics: Topic[];
@@ -19,27 +20,38 @@ export interface SiteData {
   links: LinkRecord[];
 }
 
-let cached: Promise<SiteData> | undefined;
+const derived = new WeakMap<SiteContent, SiteData>();
 
-function byOrder<T extends { data: Record<string, unknown> }>(entries: T[]): T['data'][] {
-  return entries.map((entry) => entry.data).sort((a, b) => (a.order as number) - (b.order as number));
-}
-
-async function read(): Promise<SiteData> {
-  const topics = sortForListing((await getCollection('topics')).map((entry) => entry.data as unknown as Topic));
-  const types = byOrder(await getCollection('contentTypes')) as unknown as ContentType[];
-  const members = byOrder(await getCollection('members')) as unknown as Member[];
+function derive(content: SiteContent): SiteData {
+  const topics = sortForListing(content.topics);
   return {
     topics,
     bySlug: new Map(topics.map((topic) => [topic.slug, topic])),
     byTag: topicsByTag(topics),
-    contentTypes: new Map(types.map((type) => [type.id, type])),
-    members,
-    memberNames: new Set(members.map((member) => member.name.toLowerCase())),
-    links: byOrder(await getCollection('links')) as unknown as LinkRecord[],
+    contentTypes: new Map(content.contentTypes.list.map((type) => [type.id, type])),
+    members: content.members,
+    memberNames: new Set(content.members.map((member) => member.name.toLowerCase())),
+    links: content.links,
   };
 }
 
-export function siteData(): Promise<SiteData> {
-  return (cached ??= read());
+/** The site's records (in `astro dev`, reloaded after the content folder changes). */
+export async function siteData(): Promise<SiteData> {
+  const content = heldContent();
+  let data = derived.get(content);
+  if (!data) derived.set(content, (data = derive(content)));
+  return data;
+}
+
+/**
+ * A value computed from the site's records once per build (again in `astro dev` after the content
+ * changes), e.g. the search index files.
+ */
+export function perSite<T>(make: (data: SiteData) => T): () => Promise<T> {
+  const made = new WeakMap<SiteData, T>();
+  return async () => {
+    const data = await siteData();
+    if (!made.has(data)) made.set(data, make(data));
+    return made.get(data)!;
+  };
 }

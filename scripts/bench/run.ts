@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import type { Browser } from 'playwright-core';
 import { loadContent, type SiteContent } from '../../src/lib/content.ts';
-import { plainText } from '../../src/lib/markdown.ts';
 import { tagSlug } from '../../src/lib/tags.ts';
 import { dateBounds, effectiveSort, parseSearchParams } from '../../src/lib/search/query.ts';
 import { typeWithDescendants } from '../../src/lib/search/engine.ts';
@@ -48,7 +47,7 @@ function writeBaselineFiles(dir: string, content: SiteContent, project: string):
   writeFileSync(join(dir, 'fuse.html'), '<!doctype html><meta charset="utf-8"><title>plain Fuse.js baseline</title>\n');
   const records = content.topics.map((topic) => ({
     title: topic.title,
-    body: plainText(topic.html),
+    body: topic.text,
     tags: topic.tags,
     author: topic.author,
     type: topic.contentType,

@@ -1,24 +1,58 @@
-import type { SiteContent } from './content.ts';
+import { loadContent, type SiteContent } from './content.ts';
+import { ContentProblemsError } from './problems.ts';
 
-// `npm run build` validates the content before Astro starts, and Astro then runs in the same
-// process. The validated records are handed over through a global (Astro loads the content config
-// in its own module graph, so a module variable would not be shared) instead of reading, checking
-// and rendering every topic a second time.
+// The validated content, shared by everything that runs in the build's process: `npm run build`
+// validates it before Astro starts and hands it over here, and the pages read it from here. It
+// lives on a global because Astro loads the pages in a module graph of its own (a module variable
+// would not be shared). Pages do not go through Astro's content layer: copying 100,000 records
+// into its data store (and serialising that store to disk) cost seconds and memory for nothing,
+// since the records are already validated and normalised.
 const KEY = Symbol.for('tagsite.validated-content');
 
-interface Handed {
+const SOURCE = Symbol.for('tagsite.content-source');
+
+/** Where the content comes from and how it is read. */
+export interface ContentSource {
+  /** The project root (problems name files relative to it). */
+  root: string;
   contentDir: string;
   excerptLength: number;
+}
+
+interface Held extends Omit<ContentSource, 'root'> {
   content: SiteContent;
 }
 
-/** Called by the build script once the content is valid. */
-export function handOverContent(handed: Handed): void {
-  (globalThis as Record<symbol, unknown>)[KEY] = handed;
+const slot = globalThis as Record<symbol, Held | ContentSource | undefined>;
+
+/** Set by the integration when Astro starts: the content folder of this build or dev server. */
+export function setContentSource(source: ContentSource): void {
+  slot[SOURCE] = source;
 }
 
-/** The content the build script validated, when it is for this content folder and these options. */
-export function takeHandedContent(contentDir: string, excerptLength: number): SiteContent | undefined {
-  const handed = (globalThis as Record<symbol, Handed | undefined>)[KEY];
-  return handed && handed.contentDir === contentDir && handed.excerptLength === excerptLength ? handed.content : undefined;
+/** Called by the build script once the content is valid. */
+export function handOverContent(held: Held): void {
+  slot[KEY] = held;
+}
+
+/** Forgets the held content (`astro dev` calls it when a file under the content folder changes). */
+export function forgetContent(): void {
+  slot[KEY] = undefined;
+}
+
+/**
+ * The content of the source's folder: the records the build script validated, or (in `astro dev`, where
+ * no build script runs) loaded and validated here once. Invalid content throws
+ * ContentProblemsError, which lists every problem.
+ */
+export function heldContent(): SiteContent {
+  const source = slot[SOURCE] as ContentSource | undefined;
+  if (!source) throw new Error('tagsite: no content source (is the tagsite() integration in astro.config.mjs?)');
+  const { root, contentDir, excerptLength } = source;
+  const held = slot[KEY] as Held | undefined;
+  if (held && held.contentDir === contentDir && held.excerptLength === excerptLength) return held.content;
+  const { content, problems } = loadContent({ root, contentDir, excerptLength });
+  if (problems.length > 0) throw new ContentProblemsError(problems);
+  handOverContent({ contentDir, excerptLength, content });
+  return content;
 }

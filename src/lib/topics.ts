@@ -5,7 +5,7 @@ import type { ContentTypeIndex } from './content-types.ts';
 import { schemaProblems } from './schema-validation.ts';
 import { parseContentDate } from './dates.ts';
 import { normaliseTag } from './tags.ts';
-import { renderTopicHtml, topicExcerpt } from './markdown.ts';
+import { cutExcerpt, plainText, renderTopicHtml } from './markdown.ts';
 import type { Problem } from './problems.ts';
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
@@ -32,6 +32,8 @@ export interface Topic {
   excerpt: string;
   /** Sanitised HTML of the first post. */
   html: string;
+  /** The first post as plain text (markup removed, whitespace collapsed): the excerpt and the searched words come from it. */
+  text: string;
   workflow?: NonNullable<TopicFrontMatter['workflow']>;
 }
 
@@ -89,7 +91,7 @@ export interface TopicContext {
 }
 
 /** Reads one topic file: every rule of SPEC 2.1. Returns the topic, or the problems (all of them). */
-export function readTopic(file: string, text: string, context: TopicContext): { topic?: Topic; problems: Problem[] } {
+export function readTopic(file: string, source: string, context: TopicContext): { topic?: Topic; problems: Problem[] } {
   const slug = file.slice(file.lastIndexOf('/') + 1).replace(/\.md$/, '');
   const problems: Problem[] = [];
   if (!SLUG_PATTERN.test(slug)) {
@@ -99,14 +101,14 @@ export function readTopic(file: string, text: string, context: TopicContext): { 
       message: `file name '${slug}' is not a valid slug: use lower-case letters, digits and hyphens, starting with a letter or digit`,
     });
   }
-  if (!/^(?:\uFEFF)?---\r?\n/.test(text)) {
+  if (!/^(?:\uFEFF)?---\r?\n/.test(source)) {
     problems.push({ file, line: 1, field: '(front matter)', message: 'the file must start with front matter between --- lines' });
     return { problems };
   }
 
   let parsed: matter.GrayMatterFile<string>;
   try {
-    parsed = matter(text, MATTER_OPTIONS);
+    parsed = matter(source, MATTER_OPTIONS);
   } catch (error) {
     const yamlError = error as { reason?: string; mark?: { line: number }; message: string };
     problems.push({
@@ -177,6 +179,7 @@ export function readTopic(file: string, text: string, context: TopicContext): { 
 
   if (problems.length > 0) return { problems };
   const html = renderTopicHtml(parsed.content);
+  const text = plainText(html);
   return {
     problems,
     topic: {
@@ -193,8 +196,9 @@ export function readTopic(file: string, text: string, context: TopicContext): { 
       tags,
       replies: fm.replies ?? 0,
       views: fm.views ?? 0,
-      excerpt: topicExcerpt(html, context.excerptLength),
+      excerpt: cutExcerpt(text, context.excerptLength),
       html,
+      text,
       ...(fm.workflow ? { workflow: fm.workflow } : {}),
     },
   };

@@ -8,7 +8,7 @@ import type { Topic } from '../../src/lib/topics.ts';
 import type { ContentType } from '../../src/lib/content-types.ts';
 import { EMPTY_QUERY, SORTS, DATE_PRESETS, type DateFilter, type SearchQuery } from '../../src/lib/search/query.ts';
 import { normaliseTag } from '../../src/lib/tags.ts';
-import { topicExcerpt } from '../../src/lib/markdown.ts';
+import { plainText, topicExcerpt } from '../../src/lib/markdown.ts';
 import { presetStart } from '../search-oracle.ts';
 
 const DAY_MS = 86_400_000;
@@ -107,6 +107,7 @@ function topicArb(now: Date, pool: number[]): fc.Arbitrary<Topic> {
         views: r.views,
         excerpt: topicExcerpt(r.html, 40),
         html: r.html,
+        text: plainText(r.html),
       } satisfies Topic;
     });
 }

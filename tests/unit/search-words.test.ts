@@ -8,6 +8,7 @@ import type { Topic } from '../../src/lib/topics.ts';
 import { sortForListing } from '../../src/lib/listing.ts';
 import { tagSlug } from '../../src/lib/tags.ts';
 import { buildSearchIndex } from '../../src/lib/search/index-build.ts';
+import { plainText } from '../../src/lib/markdown.ts';
 import { decodeIndex, runSearch } from '../../src/lib/search/engine.ts';
 import type { CoreFile, DisplayRow, TagFile } from '../../src/lib/search/index-format.ts';
 import { WordMatcher, type IndexReader } from '../../src/lib/search/word-match.ts';
@@ -99,7 +100,7 @@ describe('words over /search/ (core.json, vocabulary and postings shards)', () =
   it("finds 'workflow' for 'workflw' and ranks a title hit above a post hit", async () => {
     const topic = (slug: string, title: string, html: string, createdMs: number): Topic => ({
       slug, file: `${slug}.md`, title, author: 'mira', created: new Date(createdMs).toISOString(), updated: new Date(createdMs).toISOString(),
-      createdMs, updatedMs: createdMs, contentType: 'guides', contentGroup: 'category', tags: [], replies: 0, views: 0, excerpt: '', html,
+      createdMs, updatedMs: createdMs, contentType: 'guides', contentGroup: 'category', tags: [], replies: 0, views: 0, excerpt: '', html, text: plainText(html),
     });
     const topics = [
       topic('in-post', 'Clipboard tricks', '<p>My workflow for the clipboard.</p>', 2_000_000_000_000),

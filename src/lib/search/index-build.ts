@@ -1,7 +1,6 @@
 import type { Topic } from '../topics.ts';
 import type { ContentType } from '../content-types.ts';
 import { tagSlug } from '../tags.ts';
-import { plainText } from '../markdown.ts';
 import { terms, vocabKey, postingsShard } from './words.ts';
 import {
   INDEX_VERSION, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
@@ -17,11 +16,6 @@ import {
 export const DISPLAY_SHARD_SIZE = 128;
 /** Aim for about this many postings per postings shard. */
 const POSTINGS_PER_SHARD = 12_000;
-
-/** The text words are searched in besides the title: the whole first post, as plain text. */
-function bodyText(topic: Topic): string {
-  return plainText(topic.html);
-}
 
 function columnsOf(topics: readonly Topic[], tagId: Map<string, number>, authorId: Map<string, number>, typeId: Map<string, number>): Columns {
   const updatedSeconds = topics.map((topic) => Math.floor(topic.updatedMs / 1000));
@@ -62,7 +56,7 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
   const postings = new Map<string, { all: number[]; title: number[] }>();
   topics.forEach((topic, ordinal) => {
     const titleTerms = new Set(terms(topic.title));
-    const allTerms = new Set([...titleTerms, ...terms(bodyText(topic))]);
+    const allTerms = new Set([...titleTerms, ...terms(topic.text)]);
     for (const term of allTerms) {
       let entry = postings.get(term);
       if (!entry) postings.set(term, (entry = { all: [], title: [] }));

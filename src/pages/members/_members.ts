@@ -1,4 +1,4 @@
-import { siteData } from '../../site-data.ts';
+import { perSite, siteData } from '../../site-data.ts';
 import { memberRecords } from '../../lib/member-records.ts';
 import { EMPTY_MEMBER_QUERY, filterMembers, MEMBERS_PAGE_SIZE, type MemberRecord } from '../../lib/search/members.ts';
 import { paginate } from '../../lib/listing.ts';
@@ -8,14 +8,10 @@ export type MembersPageProps =
   | { kind: 'list'; members: MemberRecord[]; total: number; page: number; pages: number; groups: string[] }
   | { kind: 'member'; member: MemberRecord; topics: Topic[] };
 
-let records: Promise<MemberRecord[]> | undefined;
-
 /** Every listed member with their topic count, in the member search's default order (name A→Z). */
-export function memberList(): Promise<MemberRecord[]> {
-  return (records ??= siteData().then(({ members, topics }) =>
-    filterMembers(memberRecords(members, topics), EMPTY_MEMBER_QUERY, new Date(0)),
-  ));
-}
+export const memberList = perSite(({ members, topics }): MemberRecord[] =>
+  filterMembers(memberRecords(members, topics), EMPTY_MEMBER_QUERY, new Date(0)),
+);
 
 /** Pages of /members/ (page 1 when `firstPage`, else /members/<n>/) and one page per member. */
 export async function memberPagePaths(firstPage: boolean) {
