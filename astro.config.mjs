@@ -1,7 +1,6 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
-import sitemap from '@astrojs/sitemap';
 import tagsite from './src/integration.ts';
 
 export default defineConfig({
@@ -16,8 +15,6 @@ export default defineConfig({
   build: { concurrency: 8 },
   integrations: [
     mdx(),
-    // sitemap-index.xml for search engines (robots.txt points at it); pages only, not feeds or data files.
-    sitemap({ filter: (page) => page.endsWith('/') }),
     // Every option, with its default, is described in schemas/options.schema.json and README.md.
     tagsite({
       title: 'Flowsmiths Community',

@@ -6,6 +6,8 @@ import { ContentProblemsError, type Problem } from './lib/problems.ts';
 import { publishedListPaths, workflowAddressProblems } from './lib/workflows.ts';
 import { writeWorkflowHeaders } from './lib/workflow-headers.ts';
 import { forgetContent, setContentSource } from './lib/content-handoff.ts';
+import { siteRootUrl } from './lib/workflows.ts';
+import { writeBuildFiles } from './build-files.ts';
 
 const VIRTUAL_ID = 'virtual:tagsite/options';
 
@@ -26,21 +28,28 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
   const problems = optionProblems.length > 0 ? optionProblems : workflowAddressProblems(resolved.workflows);
   const listPaths = publishedListPaths(resolved.workflows);
   let base = '/';
+  let site: string | undefined;
   let contentDir = '';
   return {
     name: 'tagsite',
     resolved,
     problems,
     hooks: {
-      'astro:config:setup': ({ updateConfig, injectRoute, config }) => {
+      'astro:config:setup': ({ updateConfig, injectRoute, config, command }) => {
         if (problems.length > 0) throw new ContentProblemsError(problems);
         base = config.base;
+        site = config.site;
         // The content folder: content/, or another one given by `npm run build -- --content <dir>`.
         const root = fileURLToPath(config.root);
         contentDir = resolve(root, process.env.TAGSITE_CONTENT ?? 'content');
         setContentSource({ root, contentDir, excerptLength: resolved.excerptLength });
         // The workflow list file, at each of its addresses that is on this site.
         for (const pattern of listPaths) injectRoute({ pattern, entrypoint: new URL('./routes/workflow-list.ts', import.meta.url), prerender: true });
+        // `astro build` writes these files itself when the pages are done (src/build-files.ts).
+        if (command === 'dev') {
+          injectRoute({ pattern: '/search-index/[...file]', entrypoint: new URL('./routes/search-index.ts', import.meta.url), prerender: true });
+          injectRoute({ pattern: '/tags/[tag]/rss.xml', entrypoint: new URL('./routes/tag-feed.ts', import.meta.url), prerender: true });
+        }
         updateConfig({
           vite: {
             plugins: [
@@ -62,8 +71,13 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
           server.ws.send({ type: 'full-reload' });
         });
       },
-      'astro:build:done': ({ dir }) => {
+      'astro:build:done': async ({ dir, pages }) => {
         writeWorkflowHeaders(fileURLToPath(dir), listPaths, base, resolved.workflows.cacheSeconds);
+        await writeBuildFiles(fileURLToPath(dir), {
+          siteRoot: siteRootUrl(site, base),
+          siteTitle: resolved.title,
+          pages: pages.map(({ pathname }) => `/${pathname}`),
+        });
       },
     },
   };

@@ -3,7 +3,9 @@
  * manner of Hugo's feed per taxonomy term. The XML itself is written by @astrojs/rss, which escapes
  * every text it is given; this module decides what goes in.
  */
+import { getRssString } from '@astrojs/rss';
 import type { Topic } from './topics.ts';
+import type { Problem } from './problems.ts';
 import { tagPath, topicPath } from './urls.ts';
 
 /** Items a feed carries: the newest topics only, as feed readers poll the whole file each time. */
@@ -83,3 +85,15 @@ export function feedChannel(topics: readonly Topic[], { siteTitle, siteRoot, tag
     items: feedTopics(topics).map((topic) => feedItem(topic, siteRoot)),
   };
 }
+
+/** The RSS 2.0 document of one feed. */
+export function feedXml(topics: readonly Topic[], options: FeedOptions): Promise<string> {
+  return getRssString(feedChannel(topics, options));
+}
+
+/** Feeds (and the sitemap) hold absolute URLs: without Astro's `site` they cannot be written. */
+export const SITE_REQUIRED: Problem = {
+  file: 'astro.config.mjs',
+  field: 'site',
+  message: "is required for the RSS feeds: their links are absolute URLs (set site: 'https://your.domain')",
+};

@@ -1,4 +1,4 @@
-/** /robots.txt: everything may be crawled; the sitemap (written by @astrojs/sitemap) says what there is. */
+/** /robots.txt: everything may be crawled; the sitemap (src/lib/sitemap.ts) says what there is. */
 import type { APIRoute } from 'astro';
 import { base } from 'astro:config/client';
 import { siteRootUrl } from '../lib/workflows.ts';

@@ -1,9 +1,9 @@
-/** /tags/<tag>/rss.xml: the newest topics carrying one tag. */
+/** /tags/<tag>/rss.xml in `astro dev`: the newest topics carrying one tag (`astro build` writes them in src/build-files.ts). */
 import type { APIRoute } from 'astro';
-import { siteData } from '../../../site-data.ts';
-import { tagSlug } from '../../../lib/tags.ts';
-import { feedResponse } from '../../../routes/feed-response.ts';
-import type { Topic } from '../../../lib/topics.ts';
+import { siteData } from '../site-data.ts';
+import { tagSlug } from '../lib/tags.ts';
+import { feedResponse } from './feed-response.ts';
+import type { Topic } from '../lib/topics.ts';
 
 export async function getStaticPaths() {
   const { byTag } = await siteData();

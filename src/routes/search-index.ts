@@ -1,7 +1,8 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { searchFiles } from '../../search-files.ts';
+import { searchFiles } from '../search-files.ts';
 
-// Every file of the static search index, written at build time (see src/lib/search/index-format.ts).
+// Every file of the static search index (see src/lib/search/index-format.ts), for `astro dev`;
+// `astro build` writes them straight into the site (src/build-files.ts).
 export const getStaticPaths = (async () =>
   [...(await searchFiles()).keys()].map((path) => ({ params: { file: path } }))) satisfies GetStaticPaths;
 

@@ -1,0 +1,28 @@
+/**
+ * The sitemap (sitemaps.org protocol): `sitemap-index.xml` naming `sitemap-0.xml`, `sitemap-1.xml` …,
+ * each listing at most SITEMAP_URLS page addresses. Written by tagsite itself: @astrojs/sitemap
+ * sorted the addresses with a locale-aware comparison, which took a second at 10,000 topics and
+ * grew faster than the site.
+ */
+import { absoluteUrl, escapeXml } from './feeds.ts';
+
+/** The protocol allows 50,000 addresses per file; staying below leaves room. */
+export const SITEMAP_URLS = 45_000;
+
+/** The sitemap files by name: the index first, then the chunks. `paths` are site paths (`/tags/api/`). */
+export function sitemapFiles(siteRoot: string, paths: readonly string[]): Map<string, string> {
+  const sorted = [...paths].sort();
+  const files = new Map<string, string>();
+  const chunks: string[] = [];
+  for (let start = 0; start === 0 || start < sorted.length; start += SITEMAP_URLS) {
+    const name = `sitemap-${chunks.length}.xml`;
+    const urls = sorted.slice(start, start + SITEMAP_URLS).map((path) => `<url><loc>${escapeXml(absoluteUrl(siteRoot, path))}</loc></url>`);
+    chunks.push(name);
+    files.set(name, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>\n`);
+  }
+  const index = chunks.map((name) => `<sitemap><loc>${escapeXml(absoluteUrl(siteRoot, `/${name}`))}</loc></sitemap>`);
+  return new Map([
+    ['sitemap-index.xml', `<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${index.join('')}</sitemapindex>\n`],
+    ...files,
+  ]);
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { SITEMAP_URLS, sitemapFiles } from '../../src/lib/sitemap.ts';
+
+const parser = new XMLParser({ isArray: (name) => name === 'url' || name === 'sitemap' });
+const locs = (xml: string) => (parser.parse(xml) as { urlset: { url: Array<{ loc: string }> } }).urlset.url.map((url) => url.loc);
+
+describe('sitemapFiles', () => {
+  it('lists every path once, as absolute addresses under the site root, escaped and sorted', () => {
+    const files = sitemapFiles('https://example.org/community/', ['/tags/b/', '/', '/tags/a&b/', '/tags/日本語/']);
+    expect([...files.keys()]).toEqual(['sitemap-index.xml', 'sitemap-0.xml']);
+    for (const xml of files.values()) expect(XMLValidator.validate(xml)).toBe(true);
+    expect(locs(files.get('sitemap-0.xml')!)).toEqual([
+      'https://example.org/community/',
+      'https://example.org/community/tags/a&b/',
+      'https://example.org/community/tags/b/',
+      'https://example.org/community/tags/%E6%97%A5%E6%9C%AC%E8%AA%9E/',
+    ]);
+    expect(files.get('sitemap-0.xml')).toContain('tags/a&amp;b/');
+    expect(files.get('sitemap-index.xml')).toContain('<loc>https://example.org/community/sitemap-0.xml</loc>');
+  });
+
+  it(`starts a new file after ${SITEMAP_URLS} addresses (the protocol allows 50,000 per file)`, () => {
+    const paths = Array.from({ length: SITEMAP_URLS + 1 }, (_, i) => `/topics/t${String(i).padStart(6, '0')}/`);
+    const files = sitemapFiles('https://example.org/', paths);
+    expect([...files.keys()]).toEqual(['sitemap-index.xml', 'sitemap-0.xml', 'sitemap-1.xml']);
+    expect(locs(files.get('sitemap-0.xml')!)).toHaveLength(SITEMAP_URLS);
+    expect(locs(files.get('sitemap-1.xml')!)).toEqual([`https://example.org/topics/t${String(SITEMAP_URLS).padStart(6, '0')}/`]);
+    const index = parser.parse(files.get('sitemap-index.xml')!) as { sitemapindex: { sitemap: Array<{ loc: string }> } };
+    expect(index.sitemapindex.sitemap.map((entry) => entry.loc)).toEqual(['https://example.org/sitemap-0.xml', 'https://example.org/sitemap-1.xml']);
+  });
+});
