@@ -31,6 +31,12 @@ export interface SizeFigures {
   /** WORDS_PAGE's bytes before its first result. */
   searchWords?: Transfer;
   tagPages?: TagPageFigures[];
+  /** The clean build: time, peak memory of its process tree, what it wrote. */
+  build?: { seconds: number; peakRss: number; files: number; pages: number; bytes: number };
+  /** The build after one topic changed, into the same output folder. */
+  rebuild?: { seconds: number; peakRss: number };
+  /** A build with one broken topic among all the others: how long until it stopped, and whether it named the file and field. */
+  broken?: { seconds: number; reported: boolean; line: string; siteKept: boolean };
   /** 1-minute load averages when the browser measurements started and ended (other work makes numbers noisy). */
   loadAverage?: [number, number];
   notes: string[];
@@ -42,6 +48,10 @@ export const WORDS_PAGE = '/search/?q=clipboard+json';
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const check = (ok: boolean) => (ok ? ' ✓' : ' ✗');
+const gb = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(2)} GB`;
+/** The build-time targets: at 10,000 topics and at 100,000. */
+const buildCheck = (size: number, seconds: number, at10k: number, at100k: number) =>
+  size === 10_000 ? check(seconds <= at10k) : size === 100_000 ? check(seconds <= at100k) : '';
 
 function p50p95(values: number[] | undefined, limit?: number): string {
   if (!values || values.length === 0) return '—';
@@ -63,6 +73,12 @@ export function table(all: SizeFigures[]): string {
     ['corpus: tags / authors', (f) => (f.tags === undefined ? '—' : `${f.tags.toLocaleString('en')} / ${f.authors!.toLocaleString('en')}`), ''],
     ['generate + load content', (f) => (f.loadSeconds === undefined ? '—' : `${f.generateSeconds!.toFixed(0)} s + ${f.loadSeconds.toFixed(0)} s`), ''],
     ['site built by', (f) => f.site ?? '—', ''],
+    ['clean build (npm run build)', (f) => (f.build ? `${f.build.seconds.toFixed(1)} s${buildCheck(f.size, f.build.seconds, 20, 240)}` : '—'), '≤ 20 s (100k: ≤ 240 s)'],
+    ['  topics per second', (f) => (f.build ? `${Math.round(f.size / f.build.seconds).toLocaleString('en')}` : '—'), ''],
+    ['  peak memory, whole process tree', (f) => (f.build ? `${gb(f.build.peakRss)}${f.size === 100_000 ? check(f.build.peakRss <= 6 * 1024 ** 3) : ''}` : '—'), '100k: ≤ 6 GB'],
+    ['  pages / files / dist bytes', (f) => (f.build ? `${f.build.pages.toLocaleString('en')} / ${f.build.files.toLocaleString('en')} / ${(f.build.bytes / 1024 ** 2).toFixed(0)} MB` : '—'), ''],
+    ['rebuild after one topic changed', (f) => (f.rebuild ? `${f.rebuild.seconds.toFixed(1)} s, ${gb(f.rebuild.peakRss)}${f.size === 10_000 ? check(f.rebuild.seconds <= 8) : ''}` : '—'), '≤ 8 s'],
+    ['one broken topic: stopped, named', (f) => (f.broken ? `${f.broken.seconds.toFixed(1)} s, ${f.broken.reported ? 'file + field' : 'NOT NAMED'}${f.broken.siteKept ? ', site kept' : ', SITE CHANGED'}${check(f.broken.reported && f.broken.siteKept)}` : '—'), ''],
     ['machine load average while measuring', (f) => (f.loadAverage ? f.loadAverage.map((n) => n.toFixed(1)).join(' → ') : '—'), ''],
     ['structured: compute p50 / p95', (f) => p50p95(f.structured?.map((t) => t.compute)), ''],
     ['structured: engine only p50 / p95', (f) => p50p95(f.structured?.map((t) => t.engine)), ''],

@@ -10,7 +10,7 @@ import { typeWithDescendants } from '../../src/lib/search/engine.ts';
 import type { CoreFile } from '../../src/lib/search/index-format.ts';
 import type { ResolvedOptions } from '../../src/lib/options.ts';
 import { writeCorpus } from './corpus.ts';
-import { indexDifferences, realBuild, replaceSearchIndex, searchIndexOf, StepTimeout, writeShellCorpus } from './site.ts';
+import { indexDifferences, realBuild, replaceSearchIndex, runBuild, searchIndexOf, siteSize, StepTimeout, writeShellCorpus } from './site.ts';
 import { serveBench } from './server.ts';
 import { bytesToFirstResult, fuseBaseline, searchTimings, tagPageBytes, type BaselineQuery } from './measure.ts';
 import { structuredQueries, wordQueries } from './queries.ts';
@@ -20,6 +20,8 @@ export interface RunSettings {
   project: string;
   workDir: string;
   seed: string;
+  /** The corpus's last day (YYYY-MM-DD). */
+  end: string;
   queries: number;
   fullBuildMax: number;
   stepTimeoutMs: number;
@@ -82,6 +84,48 @@ function baselineQuery(params: string, core: CoreFile, pageSize: number): Baseli
   };
 }
 
+/** A topic edited as a visitor would: a paragraph added to its post, and its activity date moved to the corpus's last day. */
+function editTopic(corpusDir: string, topic: SiteContent['topics'][number], day: string): void {
+  const file = join(corpusDir, topic.file);
+  const text = readFileSync(file, 'utf8').replace(/^updated: .*$/m, `updated: ${day}T12:00:00Z`);
+  writeFileSync(file, `${text.trimEnd()}\n\nEdited: one more paragraph, added for the rebuild benchmark.\n`);
+}
+
+/**
+ * After the clean build: the rebuild time after one topic changed (into the same output folder, as
+ * a user runs it), then a broken file among all the others: the build must stop, name the file and
+ * field, and leave the site as it was.
+ */
+async function rebuildFigures(figures: SizeFigures, content: SiteContent, corpusDir: string, siteDir: string, settings: RunSettings): Promise<void> {
+  const topic = content.topics[content.topics.length >> 1]!;
+  const original = readFileSync(join(corpusDir, topic.file), 'utf8');
+  settings.log(`${figures.size}: rebuild after editing ${topic.file}`);
+  editTopic(corpusDir, topic, settings.end);
+  const rebuild = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs);
+  figures.rebuild = { seconds: rebuild.seconds, peakRss: rebuild.peakRss };
+  const page = readFileSync(join(siteDir, 'topics', topic.slug, 'index.html'), 'utf8');
+  if (!page.includes('added for the rebuild benchmark')) figures.notes.push(`the rebuild did not update /topics/${topic.slug}/`);
+
+  settings.log(`${figures.size}: a broken topic among ${content.topics.length.toLocaleString('en')}`);
+  const broken = content.topics[content.topics.length - 1]!;
+  const brokenFile = join(corpusDir, broken.file);
+  const brokenOriginal = readFileSync(brokenFile, 'utf8');
+  writeFileSync(brokenFile, brokenOriginal.replace(/^created: .*$/m, 'created: 2023-02-30'));
+  const before = readFileSync(join(siteDir, 'index.html'), 'utf8');
+  const failed = await runBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs, false);
+  // The problem line names the file (relative to the project) and the field: `<file>:<line>: created: …`.
+  const reported = failed.output.split('\n').find((line) => line.includes(broken.file.split('/').pop()!));
+  figures.broken = {
+    seconds: failed.seconds,
+    reported: failed.code === 1 && reported !== undefined && /: created: /.test(reported),
+    line: reported ?? failed.output.trim().split('\n').slice(-3).join(' | '),
+    siteKept: readFileSync(join(siteDir, 'index.html'), 'utf8') === before,
+  };
+  if (!figures.broken.reported) figures.notes.push(`the broken file was not reported by file and field: ${figures.broken.line}`);
+  writeFileSync(brokenFile, brokenOriginal);
+  writeFileSync(join(corpusDir, topic.file), original);
+}
+
 export async function runSize(size: number, settings: RunSettings): Promise<SizeFigures> {
   const { log } = settings;
   const figures: SizeFigures = { size, notes: [] };
@@ -91,7 +135,7 @@ export async function runSize(size: number, settings: RunSettings): Promise<Size
 
   let started = performance.now();
   log(`${size}: generating the corpus`);
-  writeCorpus(corpusDir, { count: size, seed: settings.seed });
+  writeCorpus(corpusDir, { count: size, seed: settings.seed, end: settings.end });
   figures.generateSeconds = seconds(started);
 
   started = performance.now();
@@ -110,15 +154,18 @@ export async function runSize(size: number, settings: RunSettings): Promise<Size
   try {
     if (size <= settings.fullBuildMax) {
       log(`${size}: full build (npm run build -- --content … --out …)`);
-      const took = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs);
+      const clean = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs);
+      figures.build = { seconds: clean.seconds, peakRss: clean.peakRss, ...siteSize(siteDir) };
+      const took = clean.seconds;
       const differ = indexDifferences(siteDir, searchIndexOf(content));
       figures.site = `full build, ${took.toFixed(0)} s`;
+      await rebuildFigures(figures, content, corpusDir, siteDir, settings);
       figures.notes.push(`full build; buildSearchIndex on loadContent's records ${differ === 0 ? 'matches the built /search-index/ exactly' : `differs from the built index in ${differ} files`}`);
     } else {
       log(`${size}: shell build + the full corpus's search index (full build skipped above ${settings.fullBuildMax})`);
       const shellDir = join(dir, 'shell-content');
       const shellTopics = writeShellCorpus(corpusDir, content, chosen.map((c) => c.tag), shellDir);
-      const took = await realBuild(settings.project, shellDir, siteDir, settings.stepTimeoutMs);
+      const { seconds: took } = await realBuild(settings.project, shellDir, siteDir, settings.stepTimeoutMs);
       const indexStarted = performance.now();
       replaceSearchIndex(siteDir, searchIndexOf(content));
       figures.site = `index swap, ${(took + seconds(indexStarted)).toFixed(0)} s`;

@@ -5,7 +5,7 @@
  * small "shell" corpus whose search index is then replaced by the big corpus's index.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { buildSearchIndex } from '../../src/lib/search/index-build.ts';
 import { sortForListing } from '../../src/lib/listing.ts';
@@ -26,8 +26,39 @@ export function projectSnapshot(projectRoot: string, dir: string): string {
 
 export class StepTimeout extends Error {}
 
-/** Runs the real build of `contentDir` into `outDir` from `project`; resolves with the seconds it took. */
-export function realBuild(project: string, contentDir: string, outDir: string, timeoutMs: number): Promise<number> {
+/** Resident memory of every process in a process group, in bytes (Linux /proc). */
+function groupRss(group: number): number {
+  let bytes = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces) : state ppid pgrp …
+      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      if (pgrp !== group) continue;
+      bytes += Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
+    } catch {
+      // the process ended while being read
+    }
+  }
+  return bytes;
+}
+
+export interface BuildRun {
+  seconds: number;
+  /** Highest sum of the resident memory of the build and every process it started (sampled every 100 ms). */
+  peakRss: number;
+  /** The build's output (stdout and stderr). */
+  output: string;
+}
+
+/** Runs the real build of `contentDir` into `outDir` from `project`. */
+export function realBuild(project: string, contentDir: string, outDir: string, timeoutMs: number): Promise<BuildRun> {
+  return runBuild(project, contentDir, outDir, timeoutMs, true);
+}
+
+/** Runs the build and resolves whether it succeeds or not (`expectSuccess` false: for builds that must fail). */
+export function runBuild(project: string, contentDir: string, outDir: string, timeoutMs: number, expectSuccess: boolean): Promise<BuildRun & { code: number | null }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--experimental-strip-types', '--no-warnings', 'scripts/build.ts', '--content', contentDir, '--out', outDir], {
@@ -38,6 +69,8 @@ export function realBuild(project: string, contentDir: string, outDir: string, t
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    let peakRss = 0;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, groupRss(child.pid!))), 100);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -49,9 +82,10 @@ export function realBuild(project: string, contentDir: string, outDir: string, t
     }, timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearInterval(sampler);
       if (timedOut) reject(new StepTimeout(`the build did not finish within ${Math.round(timeoutMs / 1000)} s`));
-      else if (code !== 0) reject(new Error(`the build failed (exit ${code}):\n${output.trim().split('\n').slice(-15).join('\n')}`));
-      else resolve((performance.now() - started) / 1000);
+      else if (code !== 0 && expectSuccess) reject(new Error(`the build failed (exit ${code}):\n${output.trim().split('\n').slice(-15).join('\n')}`));
+      else resolve({ seconds: (performance.now() - started) / 1000, peakRss, output, code });
     });
   });
 }
@@ -103,4 +137,18 @@ export function writeShellCorpus(corpusDir: string, content: SiteContent, tags: 
     count++;
   }
   return count;
+}
+
+/** Files, HTML pages and bytes of a built site. */
+export function siteSize(dir: string): { files: number; pages: number; bytes: number } {
+  let files = 0;
+  let pages = 0;
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    files++;
+    if (entry.name.endsWith('.html')) pages++;
+    bytes += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return { files, pages, bytes };
 }
