@@ -1,17 +1,22 @@
 /**
- * `npm run build [-- --content <dir>] [--out <dir>]`: validates everything first, then builds the
- * site into a fresh folder beside the output and only then swaps it in, so a failed build never
- * leaves dist/ half-written (SPEC 7).
+ * `npm run build [-- --content <dir>] [--out <dir>] [--clean]`: validates everything first, then
+ * builds the site into a fresh folder beside the output and only then swaps it in, so a failed
+ * build never leaves dist/ half-written (SPEC 7). Pages whose data and code are unchanged since
+ * the last build of the same content into the same output are copied from Astro's incremental
+ * build cache instead of rendered again; `--clean` empties that cache first.
  */
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
 import { loadContent } from '../src/lib/content.ts';
 import { handOverContent } from '../src/lib/content-handoff.ts';
+import { startPageReuse } from '../src/lib/page-reuse.ts';
+import { carryOver, codeDigest, forgetPages, rememberPages, reusablePages } from './page-cache.ts';
 import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from './project.ts';
 
 const root = projectRoot();
 const started = performance.now();
-const args = parseArgs(process.argv.slice(2), { content: 'string', out: 'string' }, 'build');
+const args = parseArgs(process.argv.slice(2), { content: 'string', out: 'string', clean: 'boolean' }, 'build');
 if (args.problems.length > 0) {
   printProblems(args.problems);
   process.exit(1);
@@ -34,6 +39,13 @@ const outDir = resolve(root, (args.values.out as string | undefined) ?? (config.
 const work = join(root, '.tagsite-build', String(process.pid));
 const fresh = join(work, 'site');
 const staging = join(dirname(outDir), `.${basename(outDir)}.building-${process.pid}`);
+// The build's caches, one folder per content folder and output: Astro's, and the keys of the pages
+// of the last output (scripts/page-cache.ts), so that a build after a small change renders only
+// the pages it changed. A fixture's build never reuses pages of the sample site's.
+const cacheDir = join(root, '.tagsite-build', 'cache', createHash('sha1').update(`${content}\0${outDir}`).digest('hex').slice(0, 16));
+if (args.values.clean) rmSync(cacheDir, { recursive: true, force: true });
+const code = codeDigest(root, process.env.TAGSITE_CONFIG ?? 'astro.config.mjs');
+const reuse = startPageReuse(reusablePages(cacheDir, outDir, code));
 const cleanUp = () => {
   rmSync(work, { recursive: true, force: true });
   rmSync(staging, { recursive: true, force: true });
@@ -49,11 +61,11 @@ try {
     outDir: fresh,
     // The same config file the options were read from (TAGSITE_CONFIG points tests at their own).
     ...(process.env.TAGSITE_CONFIG ? { configFile: process.env.TAGSITE_CONFIG } : {}),
-    // Another content folder (a test fixture) must not share Astro's content cache with content/.
-    ...(content === resolve(root, 'content') ? {} : { cacheDir: join(work, 'cache') }),
+    cacheDir,
     logLevel: (process.env.TAGSITE_LOG_LEVEL as 'info' | undefined) ?? 'warn',
   });
   rmSync(join(fresh, '.prerender'), { recursive: true, force: true });
+  carryOver(reuse.reused, outDir, fresh);
   mkdirSync(dirname(outDir), { recursive: true });
   try {
     renameSync(fresh, staging);
@@ -70,8 +82,11 @@ try {
 
 // Swap: the old output moves aside before the new one takes its place, then goes.
 const old = `${staging}.previous`;
+forgetPages(cacheDir);
 if (existsSync(outDir)) renameSync(outDir, old);
 renameSync(staging, outDir);
 rmSync(old, { recursive: true, force: true });
+rememberPages(cacheDir, code, reuse.next);
 cleanUp();
-console.log(`built ${outDir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+const reused = reuse.reused.size > 0 ? ` (${reuse.reused.size} of ${reuse.next.size} listing and topic pages unchanged, reused)` : '';
+console.log(`built ${outDir} in ${((performance.now() - started) / 1000).toFixed(1)} s${reused}`);

@@ -12,6 +12,7 @@ import { searchFiles } from './search-files.ts';
 import { feedPath, feedXml, SITE_REQUIRED } from './lib/feeds.ts';
 import { sitemapFiles } from './lib/sitemap.ts';
 import { ContentProblemsError } from './lib/problems.ts';
+import { pageReuse } from './lib/page-reuse.ts';
 
 export interface BuildFileOptions {
   /** The site's absolute root URL (Astro `site` + `base`); feeds and the sitemap need it. */
@@ -41,6 +42,8 @@ export async function writeBuildFiles(outDir: string, { siteRoot, siteTitle, pag
     write(outDir, decodeURI(feedPath(tag)), await feedXml(topics, { siteTitle, siteRoot, tag }), made);
   }
   // Pages only (their paths end in `/`): not feeds, data files or the "not found" page.
-  const listed = pages.filter((path) => path.endsWith('/') && path !== '/404/');
+  // Pages reused from the previous build were not rendered, so Astro does not list them.
+  const reused = [...(pageReuse()?.reused ?? [])].map((file) => `/${file.slice(0, -'index.html'.length)}`);
+  const listed = [...pages, ...reused].filter((path) => path.endsWith('/') && path !== '/404/');
   for (const [name, xml] of sitemapFiles(siteRoot, listed)) write(outDir, name, xml, made);
 }

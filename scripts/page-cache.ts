@@ -1,0 +1,79 @@
+/**
+ * The build's memory of its last output (src/lib/page-reuse.ts): the key of every page, and a
+ * digest of the site's code, kept in the build's cache folder. Pages are reused only when the code
+ * digest is the same and the previous page file is still there.
+ */
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+
+/** Everything besides the content that shapes the pages: the code, the config, the dependencies, the build's environment. */
+const CODE = ['src', 'public', 'schemas', 'package-lock.json'];
+
+interface Manifest {
+  code: string;
+  pages: Array<[file: string, key: string]>;
+}
+
+/** Digest of the site's code (src/, public/, schemas/, the lock file, the config file) and the build's environment. */
+export function codeDigest(root: string, configFile: string): string {
+  const hash = createHash('sha1');
+  for (const part of [...CODE, configFile]) {
+    const path = resolve(root, part);
+    if (!existsSync(path)) continue;
+    const files = statSync(path).isDirectory()
+      ? readdirSync(path, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name)).sort()
+      : [path];
+    for (const file of files) hash.update(`${file}\0`).update(readFileSync(file)).update('\0');
+  }
+  hash.update(JSON.stringify([process.env.TAGSITE_BASE ?? '', process.env.TAGSITE_SITE ?? '', process.version]));
+  return hash.digest('hex');
+}
+
+const manifestFile = (cacheDir: string) => join(cacheDir, 'pages.json');
+
+/** The pages of the previous output that may be reused: same code, file still there. */
+export function reusablePages(cacheDir: string, outDir: string, code: string): Map<string, string> {
+  const reusable = new Map<string, string>();
+  if (!existsSync(manifestFile(cacheDir))) return reusable;
+  try {
+    const manifest = JSON.parse(readFileSync(manifestFile(cacheDir), 'utf8')) as Manifest;
+    if (manifest.code !== code) return reusable;
+    for (const [file, key] of manifest.pages) if (existsSync(join(outDir, file))) reusable.set(file, key);
+  } catch {
+    // an unreadable manifest: render everything
+  }
+  return reusable;
+}
+
+/** Forgets the previous output's keys (before it is replaced, so a crash can never pair old keys with new files). */
+export function forgetPages(cacheDir: string): void {
+  rmSync(manifestFile(cacheDir), { force: true });
+}
+
+/** Remembers this output's keys. */
+export function rememberPages(cacheDir: string, code: string, pages: Map<string, string>): void {
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(manifestFile(cacheDir), JSON.stringify({ code, pages: [...pages] } satisfies Manifest));
+}
+
+/** Puts the reused page files of the previous output into the new one: a hard link, or a copy across file systems. */
+export function carryOver(files: Iterable<string>, from: string, to: string): number {
+  const made = new Set<string>();
+  let count = 0;
+  for (const file of files) {
+    const target = join(to, file);
+    const dir = dirname(target);
+    if (!made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
+    try {
+      linkSync(join(from, file), target);
+    } catch {
+      copyFileSync(join(from, file), target);
+    }
+    count++;
+  }
+  return count;
+}

@@ -1,0 +1,109 @@
+/**
+ * Issue 7: a build after a small change renders only the pages it changed and reuses the others
+ * from the previous output, and the result is exactly what a clean build of the same content makes.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { runScript, type ScriptResult } from '../helpers/cli.ts';
+import { copyOfSampleContent } from '../helpers/build.ts';
+import { editJson } from './fixture-copies.ts';
+
+const content = copyOfSampleContent('rebuild');
+const outputs = mkdtempSync(join(tmpdir(), 'tagsite-rebuild-'));
+afterAll(() => {
+  rmSync(dirname(content), { recursive: true, force: true });
+  rmSync(outputs, { recursive: true, force: true });
+});
+
+/** Every file of a built site, by path, with its bytes. */
+function tree(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files.set(relative(dir, join(entry.parentPath, entry.name)), readFileSync(join(entry.parentPath, entry.name), 'latin1'));
+  }
+  return files;
+}
+
+function expectSameSite(actual: string, expected: string): void {
+  const a = tree(actual);
+  const b = tree(expected);
+  expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
+  const differing = [...b].filter(([path, bytes]) => a.get(path) !== bytes).map(([path]) => path);
+  expect(differing).toEqual([]);
+}
+
+async function build(outDir: string, env: Record<string, string> = {}, extra: string[] = []): Promise<ScriptResult> {
+  const result = await runScript('build', ['--content', content, '--out', outDir, ...extra], env);
+  if (result.code !== 0) throw new Error(`build failed (${result.code}):\n${result.stderr}\n${result.stdout}`);
+  return result;
+}
+
+/** "(N of M listing and topic pages unchanged, reused)" → N, or 0 when nothing was reused. */
+const reusedCount = (result: ScriptResult) => Number(/\((\d+) of \d+ listing and topic pages unchanged, reused\)/.exec(result.stdout)?.[1] ?? 0);
+
+function topicFile(name: string): string {
+  const found = readdirSync(join(content, 'topics'), { recursive: true, withFileTypes: true }).find((entry) => entry.name === name);
+  if (!found) throw new Error(`no topic ${name}`);
+  return join(found.parentPath, found.name);
+}
+
+describe('rebuilding into the same output folder', () => {
+  const site = join(outputs, 'site');
+
+  it('reuses every listing and topic page when nothing changed, and writes the same site', async () => {
+    await build(site);
+    const first = tree(site);
+    const again = await build(site);
+    expect(reusedCount(again)).toBeGreaterThan(100);
+    expect(tree(site)).toEqual(first);
+  });
+
+  it('after edits, renders what changed and equals a clean build of the edited content', async () => {
+    // A topic edited and bumped to the top of its tags, one deleted, one given another tag, a member's profile changed.
+    const edited = topicFile('clipboard-action-strips-formatting.md');
+    writeFileSync(edited, readFileSync(edited, 'utf8').replace(/^updated: .*$/m, 'updated: 2026-11-20T10:00:00Z').concat('\nAn edit made after the first build.\n'));
+    rmSync(topicFile('jq-or-javascript-for-json.md'));
+    const retagged = topicFile('working-with-json-in-flowsmith.md');
+    writeFileSync(retagged, readFileSync(retagged, 'utf8').replace(/^tags: \[/m, 'tags: [rebuilt-tag, '));
+    editJson(content, 'members.json', (members: Array<{ name: string; location?: string }>) => {
+      members[0]!.location = 'Somewhere new';
+    });
+
+    const rebuilt = await build(site);
+    const reused = reusedCount(rebuilt);
+    expect(reused).toBeGreaterThan(0);
+    const clean = join(outputs, 'clean');
+    const cleanBuild = await build(clean, {}, ['--clean']);
+    expect(reusedCount(cleanBuild)).toBe(0);
+    expectSameSite(site, clean);
+    expect(readFileSync(join(site, 'topics/clipboard-action-strips-formatting/index.html'), 'utf8')).toContain('An edit made after the first build.');
+    expect(tree(site).has('topics/jq-or-javascript-for-json/index.html')).toBe(false);
+    expect(tree(site).has('tags/rebuilt-tag/index.html')).toBe(true);
+  });
+
+  it('keeps the previous site and its page keys when a rebuild fails', async () => {
+    const before = tree(site);
+    const broken = topicFile('clipboard-action-strips-formatting.md');
+    const text = readFileSync(broken, 'utf8');
+    writeFileSync(broken, text.replace(/^created: .*$/m, 'created: 2023-02-30'));
+    const failed = await runScript('build', ['--content', content, '--out', site]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/clipboard-action-strips-formatting\.md:\d+: created: /);
+    expect(tree(site)).toEqual(before);
+    writeFileSync(broken, text);
+    const after = await build(site);
+    expect(reusedCount(after)).toBeGreaterThan(100);
+    expect(tree(site)).toEqual(before);
+  });
+
+  it('renders every page again when the code or the configuration changed (here: the base path)', async () => {
+    const result = await build(site, { TAGSITE_BASE: '/sub/path' });
+    expect(reusedCount(result)).toBe(0);
+    expect(readFileSync(join(site, 'tags/index.html'), 'utf8')).toContain('href="/sub/path/tags/');
+    const under = join(outputs, 'under');
+    await build(under, { TAGSITE_BASE: '/sub/path' }, ['--clean']);
+    expectSameSite(site, under);
+  });
+});
