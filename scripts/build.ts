@@ -2,16 +2,17 @@
  * `npm run build [-- --content <dir>] [--out <dir>] [--clean]`: validates everything first, then
  * builds the site into a fresh folder beside the output and only then swaps it in, so a failed
  * build never leaves dist/ half-written (SPEC 7). Pages whose data and code are unchanged since
- * the last build of the same content into the same output are copied from Astro's incremental
- * build cache instead of rendered again; `--clean` empties that cache first.
+ * the last build of the same content into the same output are taken from that output instead of
+ * rendered again, and unchanged posts are not rendered from Markdown again; `--clean` forgets
+ * both first.
  */
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
-import { loadContent } from '../src/lib/content.ts';
+import { loadContentInParallel } from '../src/lib/content.ts';
 import { handOverContent } from '../src/lib/content-handoff.ts';
 import { startPageReuse } from '../src/lib/page-reuse.ts';
-import { carryOver, codeDigest, forgetPages, rememberPages, reusablePages } from './page-cache.ts';
+import { carryOver, codeDigest, forgetPages, rememberedPosts, rememberPages, rememberPosts, reusablePages } from './page-cache.ts';
 import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from './project.ts';
 
 const root = projectRoot();
@@ -23,15 +24,23 @@ if (args.problems.length > 0) {
 }
 const content = contentDir(root, args.values.content as string | undefined);
 const { options, problems: optionProblems, config } = await projectOptions(root);
-const { content: validated, problems } = loadContent({ root, contentDir: content, excerptLength: options.excerptLength });
-const all = [...optionProblems, ...problems];
+const outDir = resolve(root, (args.values.out as string | undefined) ?? (config.outDir as string | undefined) ?? 'dist');
+// The build's caches, one folder per content folder and output: Astro's, the renderings of the
+// first posts, and the keys of the pages of the last output (scripts/page-cache.ts), so that a
+// build after a small change renders only what it changed. A fixture's build never reuses pages
+// of the sample site's.
+const cacheDir = join(root, '.tagsite-build', 'cache', createHash('sha1').update(`${content}\0${outDir}`).digest('hex').slice(0, 16));
+if (args.values.clean) rmSync(cacheDir, { recursive: true, force: true });
+const code = codeDigest(root, process.env.TAGSITE_CONFIG ?? 'astro.config.mjs');
+
+const loaded = await loadContentInParallel({ root, contentDir: content, excerptLength: options.excerptLength }, rememberedPosts(cacheDir, code));
+const all = [...optionProblems, ...loaded.problems];
 if (all.length > 0) {
   printProblems(all);
   console.error('The build stopped before writing anything; the output folder is unchanged.');
   process.exit(1);
 }
 
-const outDir = resolve(root, (args.values.out as string | undefined) ?? (config.outDir as string | undefined) ?? 'dist');
 // Astro builds inside the project (it keeps its prerender chunks under the output folder only
 // when that folder is inside the working directory; elsewhere they would go to a shared ./.astro/
 // and concurrent builds would overwrite each other's). The finished site then moves next to the
@@ -39,12 +48,6 @@ const outDir = resolve(root, (args.values.out as string | undefined) ?? (config.
 const work = join(root, '.tagsite-build', String(process.pid));
 const fresh = join(work, 'site');
 const staging = join(dirname(outDir), `.${basename(outDir)}.building-${process.pid}`);
-// The build's caches, one folder per content folder and output: Astro's, and the keys of the pages
-// of the last output (scripts/page-cache.ts), so that a build after a small change renders only
-// the pages it changed. A fixture's build never reuses pages of the sample site's.
-const cacheDir = join(root, '.tagsite-build', 'cache', createHash('sha1').update(`${content}\0${outDir}`).digest('hex').slice(0, 16));
-if (args.values.clean) rmSync(cacheDir, { recursive: true, force: true });
-const code = codeDigest(root, process.env.TAGSITE_CONFIG ?? 'astro.config.mjs');
 const reuse = startPageReuse(reusablePages(cacheDir, outDir, code));
 const cleanUp = () => {
   rmSync(work, { recursive: true, force: true });
@@ -52,7 +55,7 @@ const cleanUp = () => {
 };
 cleanUp();
 process.env.TAGSITE_CONTENT = content;
-handOverContent({ contentDir: content, excerptLength: options.excerptLength, content: validated });
+handOverContent({ contentDir: content, excerptLength: options.excerptLength, content: loaded.content });
 
 try {
   const { build } = await import('astro');
@@ -87,6 +90,7 @@ if (existsSync(outDir)) renameSync(outDir, old);
 renameSync(staging, outDir);
 rmSync(old, { recursive: true, force: true });
 rememberPages(cacheDir, code, reuse.next);
+rememberPosts(cacheDir, code, loaded.memory);
 cleanUp();
-const reused = reuse.reused.size > 0 ? ` (${reuse.reused.size} of ${reuse.next.size} listing and topic pages unchanged, reused)` : '';
+const reused = reuse.reused.size > 0 ? ` (${reuse.reused.size} of ${reuse.next.size} pages and feeds unchanged, reused)` : '';
 console.log(`built ${outDir} in ${((performance.now() - started) / 1000).toFixed(1)} s${reused}`);

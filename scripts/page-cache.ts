@@ -1,11 +1,13 @@
 /**
- * The build's memory of its last output (src/lib/page-reuse.ts): the key of every page, and a
- * digest of the site's code, kept in the build's cache folder. Pages are reused only when the code
- * digest is the same and the previous page file is still there.
+ * The build's memory of its last output, kept in the build's cache folder: the key of every page
+ * (src/lib/page-reuse.ts) and the rendering of every first post, with a digest of the site's code.
+ * Nothing is reused when the code digest differs; a page only when its previous file is still there.
  */
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import type { RenderMemory } from '../src/lib/content.ts';
 
 /** Everything besides the content that shapes the pages: the code, the config, the dependencies, the build's environment. */
 const CODE = ['src', 'public', 'schemas', 'package-lock.json'];
@@ -76,4 +78,23 @@ export function carryOver(files: Iterable<string>, from: string, to: string): nu
     count++;
   }
   return count;
+}
+
+const postsFile = (cacheDir: string) => join(cacheDir, 'posts.v8');
+
+/** The first posts rendered by the last build with the same code (an empty memory otherwise). */
+export function rememberedPosts(cacheDir: string, code: string): RenderMemory {
+  try {
+    const saved = deserialize(readFileSync(postsFile(cacheDir))) as { code: string; memory: RenderMemory };
+    if (saved.code === code && saved.memory instanceof Map) return saved.memory;
+  } catch {
+    // none yet, or unreadable: render everything
+  }
+  return new Map();
+}
+
+/** Remembers this build's renderings for the next build. */
+export function rememberPosts(cacheDir: string, code: string, memory: RenderMemory): void {
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(postsFile(cacheDir), serialize({ code, memory }));
 }

@@ -9,7 +9,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { siteData } from './site-data.ts';
 import { searchFiles } from './search-files.ts';
-import { feedPath, feedXml, SITE_REQUIRED } from './lib/feeds.ts';
+import { createHash } from 'node:crypto';
+import { getRssString } from '@astrojs/rss';
+import { feedChannel, feedPath, SITE_REQUIRED } from './lib/feeds.ts';
 import { sitemapFiles } from './lib/sitemap.ts';
 import { ContentProblemsError } from './lib/problems.ts';
 import { pageReuse } from './lib/page-reuse.ts';
@@ -37,13 +39,20 @@ export async function writeBuildFiles(outDir: string, { siteRoot, siteTitle, pag
   const made = new Set<string>();
   for (const [path, json] of await searchFiles()) write(outDir, `search-index/${path}`, json, made);
   if (!siteRoot) throw new ContentProblemsError([SITE_REQUIRED]);
+  const reuse = pageReuse();
   for (const [tag, topics] of (await siteData()).byTag) {
     // The feed's address is percent-encoded (`/tags/%E6%97%A5…/rss.xml`); its file is not.
-    write(outDir, decodeURI(feedPath(tag)), await feedXml(topics, { siteTitle, siteRoot, tag }), made);
+    const file = decodeURI(feedPath(tag)).slice(1);
+    const channel = feedChannel(topics, { siteTitle, siteRoot, tag });
+    // A feed is reused from the previous build when what it is written from is the same.
+    const key = createHash('sha1').update(JSON.stringify(channel)).digest('base64url');
+    reuse?.next.set(file, key);
+    if (reuse?.previous.get(file) === key) reuse.reused.add(file);
+    else write(outDir, file, await getRssString(channel), made);
   }
   // Pages only (their paths end in `/`): not feeds, data files or the "not found" page.
   // Pages reused from the previous build were not rendered, so Astro does not list them.
-  const reused = [...(pageReuse()?.reused ?? [])].map((file) => `/${file.slice(0, -'index.html'.length)}`);
+  const reused = [...(reuse?.reused ?? [])].filter((file) => file.endsWith('/index.html')).map((file) => `/${file.slice(0, -'index.html'.length)}`);
   const listed = [...pages, ...reused].filter((path) => path.endsWith('/') && path !== '/404/');
   for (const [name, xml] of sitemapFiles(siteRoot, listed)) write(outDir, name, xml, made);
 }

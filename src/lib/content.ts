@@ -1,10 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { join, relative, sep } from 'node:path';
 import { isProblem, parseJsonFile, type JsonFile } from './json-file.ts';
 import { readContentTypes, type ContentTypeIndex } from './content-types.ts';
 import { readMembers, type Member } from './members.ts';
 import { readLinks, type LinkRecord } from './links.ts';
-import { readTopic, type Topic } from './topics.ts';
+import { readTopic, renderPost, type RenderedPost, type Topic, type TopicContext } from './topics.ts';
 import { duplicateWorkflowFileProblems } from './workflows.ts';
 import type { Problem } from './problems.ts';
 
@@ -64,8 +67,39 @@ function topicFiles({ root, contentDir }: LoadOptions, problems: Problem[]): str
   return files.sort();
 }
 
-/** Loads and validates all content. Problems are returned, all of them, never thrown. */
-export function loadContent(options: LoadOptions): { content: SiteContent; problems: Problem[] } {
+/** A first post rendered in an earlier build, by topic file: reused while its Markdown is the same. */
+export interface RememberedPost extends RenderedPost {
+  /** sha1 of the Markdown it was rendered from. */
+  digest: string;
+}
+
+export type RenderMemory = Map<string, RememberedPost>;
+
+/** What one topic file gave: the topic or its problems, and its rendering to remember. */
+interface TopicResult {
+  file: string;
+  topic?: Topic;
+  problems: Problem[];
+  remembered?: RememberedPost;
+}
+
+/** Reads topic files (in any thread): each rendered anew unless `memory` holds its rendering of the same Markdown. */
+export function readTopicFiles(root: string, files: readonly string[], context: TopicContext, memory?: RenderMemory): TopicResult[] {
+  return files.map((file) => {
+    let remembered: RememberedPost | undefined;
+    const render = (markdown: string): RenderedPost => {
+      const digest = createHash('sha1').update(markdown).digest('base64url');
+      const earlier = memory?.get(file);
+      remembered = earlier?.digest === digest ? earlier : { digest, ...renderPost(markdown) };
+      return remembered;
+    };
+    const result = readTopic(file, readFileSync(join(root, file), 'utf8'), { ...context, render });
+    return { file, ...result, ...(remembered ? { remembered } : {}) };
+  });
+}
+
+/** The data files, read and checked, and the list of topic files: everything but the topics themselves. */
+function prepare(options: LoadOptions) {
   const problems: Problem[] = [];
   const fileOf = (name: string) => toPosix(relative(options.root, join(options.contentDir, name)));
   const typesJson = readJson(options, 'content-types.json', true, problems);
@@ -82,13 +116,19 @@ export function loadContent(options: LoadOptions): { content: SiteContent; probl
   const links = linksJson ? readLinks(linksJson, fileOf('links.json')) : { links: [], problems: [] };
   problems.push(...links.problems);
 
+  const context: TopicContext = { contentTypes, contentTypesUnreadable: !typesJson, excerptLength: options.excerptLength };
+  return { problems, contentTypes, members: members.members, links: links.links, context, files: topicFiles(options, problems) };
+}
+
+/** The checks across topics (slugs, workflow files), then all problems in file order. */
+function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]): { content: SiteContent; problems: Problem[]; memory: RenderMemory } {
+  const { problems } = prepared;
   const topics: Topic[] = [];
   const slugs = new Map<string, string>();
-  const context = { contentTypes, contentTypesUnreadable: !typesJson, excerptLength: options.excerptLength };
-  for (const file of topicFiles(options, problems)) {
-    const text = readFileSync(join(options.root, file), 'utf8');
-    const result = readTopic(file, text, context);
-    problems.push(...result.problems);
+  const memory: RenderMemory = new Map();
+  for (const { file, topic, problems: topicProblems, remembered } of results) {
+    problems.push(...topicProblems);
+    if (remembered) memory.set(file, remembered);
     const slug = file.slice(file.lastIndexOf('/') + 1, -'.md'.length);
     const first = slugs.get(slug);
     if (first) {
@@ -96,9 +136,50 @@ export function loadContent(options: LoadOptions): { content: SiteContent; probl
       continue;
     }
     slugs.set(slug, file);
-    if (result.topic) topics.push(result.topic);
+    if (topic) topics.push(topic);
   }
   problems.push(...duplicateWorkflowFileProblems(topics));
   problems.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));
-  return { content: { topics, contentTypes, members: members.members, links: links.links }, problems };
+  return { content: { topics, contentTypes: prepared.contentTypes, members: prepared.members, links: prepared.links }, problems, memory };
+}
+
+/** Loads and validates all content. Problems are returned, all of them, never thrown. */
+export function loadContent(options: LoadOptions): { content: SiteContent; problems: Problem[] } {
+  const prepared = prepare(options);
+  const { content, problems } = assemble(prepared, readTopicFiles(options.root, prepared.files, prepared.context));
+  return { content, problems };
+}
+
+/** Below this many topics a second thread costs more than it saves. */
+const PARALLEL_FROM = 1500;
+
+/**
+ * loadContent for the build: the topic files are shared between this thread and worker threads
+ * (one per further CPU), and a first post whose Markdown is unchanged since the build that left
+ * `memory` is not rendered again. The same checks and problems as loadContent; also returns the
+ * renderings to remember for the next build.
+ */
+export async function loadContentInParallel(options: LoadOptions, memory?: RenderMemory): Promise<{ content: SiteContent; problems: Problem[]; memory: RenderMemory }> {
+  const prepared = prepare(options);
+  const { files, context } = prepared;
+  const threads = files.length < PARALLEL_FROM ? 1 : Math.min(availableParallelism(), 4);
+  const share = Math.ceil(files.length / threads);
+  const parts = Array.from({ length: threads }, (_, i) => files.slice(i * share, (i + 1) * share));
+  const memoryOf = (part: string[]) => new Map(part.flatMap((file) => (memory?.has(file) ? [[file, memory.get(file)!] as const] : [])));
+  const workers = parts.slice(1).map(
+    (part) =>
+      new Promise<TopicResult[]>((resolve, reject) => {
+        const worker = new Worker(new URL('./content-worker.ts', import.meta.url), {
+          workerData: { root: options.root, files: part, context, memory: memoryOf(part) },
+        });
+        worker.once('message', (results: TopicResult[]) => {
+          resolve(results);
+          void worker.terminate();
+        });
+        worker.once('error', reject);
+      }),
+  );
+  const mine = readTopicFiles(options.root, parts[0]!, context, memoryOf(parts[0]!));
+  const results = [mine, ...(await Promise.all(workers))].flat();
+  return assemble(prepared, results);
 }

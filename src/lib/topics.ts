@@ -88,6 +88,20 @@ export interface TopicContext {
   /** content-types.json could not be read at all: its ids are unknown, so `forum`/`category` are not checked against them. */
   contentTypesUnreadable?: boolean;
   excerptLength: number;
+  /** Renders a first post (default: renderPost); the build passes one that remembers earlier renderings. */
+  render?: (markdown: string) => RenderedPost;
+}
+
+/** A first post rendered: sanitised HTML and its plain text. */
+export interface RenderedPost {
+  html: string;
+  text: string;
+}
+
+/** Renders a first post's Markdown to sanitised HTML and plain text. */
+export function renderPost(markdown: string): RenderedPost {
+  const html = renderTopicHtml(markdown);
+  return { html, text: plainText(html) };
 }
 
 /** Reads one topic file: every rule of SPEC 2.1. Returns the topic, or the problems (all of them). */
@@ -178,8 +192,7 @@ export function readTopic(file: string, source: string, context: TopicContext): 
   }
 
   if (problems.length > 0) return { problems };
-  const html = renderTopicHtml(parsed.content);
-  const text = plainText(html);
+  const { html, text } = (context.render ?? renderPost)(parsed.content);
   return {
     problems,
     topic: {

@@ -40,8 +40,8 @@ async function build(outDir: string, env: Record<string, string> = {}, extra: st
   return result;
 }
 
-/** "(N of M listing and topic pages unchanged, reused)" → N, or 0 when nothing was reused. */
-const reusedCount = (result: ScriptResult) => Number(/\((\d+) of \d+ listing and topic pages unchanged, reused\)/.exec(result.stdout)?.[1] ?? 0);
+/** "(N of M pages and feeds unchanged, reused)" → N, or 0 when nothing was reused. */
+const reusedCount = (result: ScriptResult) => Number(/\((\d+) of \d+ pages and feeds unchanged, reused\)/.exec(result.stdout)?.[1] ?? 0);
 
 function topicFile(name: string): string {
   const found = readdirSync(join(content, 'topics'), { recursive: true, withFileTypes: true }).find((entry) => entry.name === name);
