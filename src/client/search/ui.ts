@@ -1,5 +1,5 @@
 import { EMPTY_QUERY, parseSearchParams, searchParamsOf, type SearchQuery } from '../../lib/search/query.ts';
-import { headingText, renderEntry, renderPagination, resultCountText, type ListingOptions } from './render.ts';
+import { headingText, renderEntries, renderPagination, resultCountText, setText, type ListingOptions } from './render.ts';
 import type { Choices, IndexSource, WorkerRequest, WorkerResponse } from './protocol.ts';
 
 /** What the page tells the search (from data-* attributes on the search root). */
@@ -38,6 +38,8 @@ function fillForm(form: HTMLFormElement, query: SearchQuery, keepTyped = true): 
   for (const element of Array.from(form.elements) as Array<HTMLInputElement | HTMLSelectElement>) {
     if (!element.name) continue;
     const value = params.get(element.name) ?? '';
+    const shown = element instanceof HTMLSelectElement ? value || (element.options[0]?.value ?? '') : value;
+    if (element.value === shown) continue; // already says it (the common case after a submit)
     // A field whose value already means this search is left as typed: `api, ` and `clipboard ` keep the
     // comma or space typed before the next word, and `Between dates…` stays chosen before its dates
     // (a choice the search states, such as `custom` for a range, is always shown).
@@ -46,12 +48,12 @@ function fillForm(form: HTMLFormElement, query: SearchQuery, keepTyped = true): 
       mixed.set(element.name, element.value);
       if (searchParamsOf(parseSearchParams(mixed).query).toString() === written) continue;
     }
-    if (element instanceof HTMLSelectElement) element.value = value || (element.options[0]?.value ?? '');
-    else element.value = value;
+    element.value = shown;
   }
   for (const box of form.querySelectorAll<HTMLElement>('[data-date-field]')) {
-    const select = box.querySelector('select')!;
-    box.querySelector<HTMLElement>('[data-range]')!.hidden = select.value !== 'custom';
+    const range = box.querySelector<HTMLElement>('[data-range]')!;
+    const hidden = box.querySelector('select')!.value !== 'custom';
+    if (range.hidden !== hidden) range.hidden = hidden;
   }
 }
 
@@ -77,8 +79,11 @@ export function startSearch(root: HTMLElement): void {
   const template = root.querySelector<HTMLTemplateElement>('[data-result-template]')!;
   let choices: Choices | undefined;
   let latest = 0;
+  /** The search of the latest request: its results are the ones shown. */
+  let latestQuery: SearchQuery = EMPTY_QUERY;
   let worker: Worker | undefined;
   let ready: Promise<void> | undefined;
+  let isReady = false;
 
   // The worker and its data load on first need: a tag page costs nothing until the panel is used.
   const ensureWorker = () =>
@@ -89,6 +94,7 @@ export function startSearch(root: HTMLElement): void {
         if (message.type === 'ready') {
           choices = message.choices;
           fillChoices(root, choices);
+          isReady = true;
           resolve();
         } else if (message.type === 'results') {
           if (message.id === latest) showResults(message);
@@ -101,8 +107,9 @@ export function startSearch(root: HTMLElement): void {
       worker.postMessage(init);
     }));
 
-  const currentQuery = () => {
-    const { query, notes: problems } = parseSearchParams(new URLSearchParams(location.search));
+  /** The search a query string describes (a tag page adds its own tag). */
+  const queryOf = (params: URLSearchParams) => {
+    const { query, notes: problems } = parseSearchParams(params);
     if (config.fixedTag) {
       query.tags = [config.fixedTag];
       // A tag page's own order is the listing order of SPEC 4.1 unless another sort is chosen.
@@ -116,10 +123,10 @@ export function startSearch(root: HTMLElement): void {
     searchParamsOf({ ...query, tags: [], sort: config.fixedTag && query.sort === 'updated' ? undefined : query.sort }).toString() === '';
 
   function showResults(message: Extract<WorkerResponse, { type: 'results' }>) {
-    const { query } = currentQuery();
-    listing.querySelector('[data-search-heading]')!.textContent = headingText(query.tags, query.match, query.q);
-    listing.querySelector('[data-result-count]')!.textContent = resultCountText(message.total);
-    listing.querySelector('[data-results]')!.replaceChildren(...message.rows.map((row) => renderEntry(template, row, config)));
+    const query = latestQuery;
+    setText(listing.querySelector('[data-search-heading]')!, headingText(query.tags, query.match, query.q));
+    setText(listing.querySelector('[data-result-count]')!, resultCountText(message.total));
+    renderEntries(listing.querySelector('[data-results]')!, template, message.rows, config);
     const nav = listing.querySelector<HTMLElement>('[data-pagination]')!;
     renderPagination(nav, message.pageNumber, message.pages, (n) => {
       const params = new URLSearchParams(location.search);
@@ -133,34 +140,54 @@ export function startSearch(root: HTMLElement): void {
     root.dataset.searchEngineMs = message.engineMs.toFixed(2);
   }
 
+  /** Facet groups, made once and then updated in place (only changed text is written). */
+  const facetLists = new Map<string, HTMLElement>();
   function renderFacets(counts: Extract<WorkerResponse, { type: 'results' }>['facets']) {
-    facets.hidden = false;
-    const group = (title: string, name: string, entries: Array<[string, number]>, label: (value: string) => string) => {
-      const box = document.createElement('section');
-      box.dataset.facet = name;
-      const heading = document.createElement('h2');
-      heading.textContent = title;
-      const list = document.createElement('ul');
-      for (const [value, count] of entries.slice(0, 12)) {
-        const item = document.createElement('li');
-        const button = document.createElement('button');
-        button.type = 'button';
-        button.dataset.facetValue = value;
-        button.textContent = `${label(value)} (${count})`;
-        button.addEventListener('click', () => applyFacet(name, value));
-        item.append(button);
-        list.append(item);
-      }
-      box.append(heading, list);
-      return box;
-    };
-    const typeName = (id: string) => choices?.types.find((type) => type.id === id)?.name ?? id;
-    facets.replaceChildren(
-      ...(config.fixedTag ? [] : [group('Tags', 'tags', counts.tags, (v) => v)]),
-      group('Content types', 'type', counts.types, typeName),
-      group('Authors', 'author', counts.authors, (v) => v),
-    );
+    if (facets.hidden) facets.hidden = false;
+    type Group = [title: string, name: string, entries: Array<[string, number]>, label: (value: string) => string];
+    const groups: Group[] = [
+      ...(config.fixedTag ? [] : [['Tags', 'tags', counts.tags, (v: string) => v] satisfies Group]),
+      ['Content types', 'type', counts.types, (id) => choices?.types.find((type) => type.id === id)?.name ?? id],
+      ['Authors', 'author', counts.authors, (v) => v],
+    ];
+    if (facetLists.size === 0) {
+      facets.replaceChildren(
+        ...groups.map(([title, name]) => {
+          const box = document.createElement('section');
+          box.dataset.facet = name;
+          const heading = document.createElement('h2');
+          heading.textContent = title;
+          const list = document.createElement('ul');
+          facetLists.set(name, list);
+          box.append(heading, list);
+          return box;
+        }),
+      );
+    }
+    for (const [, name, entries, label] of groups) {
+      const list = facetLists.get(name)!;
+      const shown = entries.slice(0, 12);
+      shown.forEach(([value, count], i) => {
+        let button = list.children[i]?.firstElementChild as HTMLButtonElement | undefined;
+        if (!button) {
+          const item = document.createElement('li');
+          button = document.createElement('button');
+          button.type = 'button';
+          item.append(button);
+          list.append(item);
+        }
+        if (button.dataset.facetValue !== value) button.dataset.facetValue = value;
+        setText(button, `${label(value)} (${count})`);
+      });
+      while (list.children.length > shown.length) list.lastElementChild!.remove();
+    }
   }
+
+  facets.addEventListener('click', (event) => {
+    const button = (event.target as HTMLElement).closest<HTMLElement>('[data-facet-value]');
+    const name = button?.closest<HTMLElement>('[data-facet]')?.dataset.facet;
+    if (button && name) applyFacet(name, button.dataset.facetValue!);
+  });
 
   function applyFacet(name: string, value: string) {
     const params = formParams(form);
@@ -172,15 +199,19 @@ export function startSearch(root: HTMLElement): void {
     navigate(params, 'push');
   }
 
-  async function run() {
-    const { query, problems } = currentQuery();
-    notes.replaceChildren(...problems.map((text) => Object.assign(document.createElement('p'), { textContent: text })));
+  /** Searches for `query` and shows it in the form; the worker gets the request before anything else is done. */
+  function run({ query, problems }: { query: SearchQuery; problems: string[] }) {
+    if (!(config.fixedTag && isUnfiltered(query) && root.dataset.searchState !== 'done')) {
+      root.dataset.searchState = 'running';
+      const request: WorkerRequest = { type: 'search', id: ++latest, query, now: Date.now(), pageSize: config.pageSize };
+      latestQuery = query;
+      if (isReady) worker!.postMessage(request);
+      else void ensureWorker().then(() => request.id === latest && worker!.postMessage(request));
+    } // else: the static listing is the answer
+    if (problems.length > 0 || notes.childElementCount > 0) {
+      notes.replaceChildren(...problems.map((text) => Object.assign(document.createElement('p'), { textContent: text })));
+    }
     fillForm(form, query);
-    if (config.fixedTag && isUnfiltered(query) && root.dataset.searchState !== 'done') return; // the static listing is the answer
-    root.dataset.searchState = 'running';
-    await ensureWorker();
-    const request: WorkerRequest = { type: 'search', id: ++latest, query, now: Date.now(), pageSize: config.pageSize };
-    worker!.postMessage(request);
   }
 
   function navigate(params: URLSearchParams, mode: 'push' | 'replace') {
@@ -190,11 +221,13 @@ export function startSearch(root: HTMLElement): void {
       if (query.sort === 'updated') delete query.sort;
     }
     const search = searchParamsOf(query).toString();
+    // The search starts first; the history entry is written while the worker runs it.
+    run(queryOf(new URLSearchParams(search)));
     const url = `${location.pathname}${search ? `?${search}` : ''}`;
     if (url !== `${location.pathname}${location.search}`) history[mode === 'push' ? 'pushState' : 'replaceState'](null, '', url);
-    void run();
   }
 
+  const currentRun = () => run(queryOf(new URLSearchParams(location.search)));
   let typing: ReturnType<typeof setTimeout> | undefined;
   let typedSinceCommit = false;
   form.addEventListener('input', (event) => {
@@ -235,10 +268,10 @@ export function startSearch(root: HTMLElement): void {
     navigate(new URLSearchParams(link.search), 'push');
     listing.scrollIntoView({ block: 'start' });
   });
-  window.addEventListener('popstate', () => void run());
+  window.addEventListener('popstate', currentRun);
   root.hidden = false;
   for (const hidden of root.querySelectorAll<HTMLElement>('[data-needs-js]')) hidden.hidden = false;
   // Focusing the form prepares the index before the first filter is chosen.
   form.addEventListener('focusin', () => void ensureWorker(), { once: true });
-  void run();
+  currentRun();
 }
