@@ -6,7 +6,8 @@
  * rendered again, and unchanged posts are not rendered from Markdown again; `--clean` forgets
  * both first.
  */
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { dirname, basename, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { loadContentInParallel } from '../src/lib/content.ts';
@@ -15,8 +16,33 @@ import { startPageReuse } from '../src/lib/page-reuse.ts';
 import { carryOver, codeDigest, forgetPages, rememberedPosts, rememberPages, rememberPosts, reusablePages } from './page-cache.ts';
 import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from './project.ts';
 
+/** Old outputs of earlier builds that were still being deleted when their build ended. */
+function leftovers(outDir: string): string[] {
+  const prefix = `.${basename(outDir)}.building-`;
+  if (!existsSync(dirname(outDir))) return [];
+  return readdirSync(dirname(outDir))
+    .filter((name) => name.startsWith(prefix) && name.endsWith('.previous'))
+    .map((name) => join(dirname(outDir), name));
+}
+
+/** Deletes folders in a process of their own that outlives this one. */
+function removeInBackground(dirs: string[]): void {
+  const present = dirs.filter((dir) => existsSync(dir));
+  if (present.length === 0) return;
+  const script = 'for (const dir of process.argv.slice(1)) require("node:fs").rmSync(dir, { recursive: true, force: true, maxRetries: 3 });';
+  spawn(process.execPath, ['-e', script, ...present], { detached: true, stdio: 'ignore' }).unref();
+}
+
 const root = projectRoot();
 const started = performance.now();
+// TAGSITE_TIMINGS=1 prints how long each phase took (for profiling a big site).
+let last = started;
+const phase = (name: string) => {
+  if (!process.env.TAGSITE_TIMINGS) return;
+  const now = performance.now();
+  console.error(`[timings] ${((now - last) / 1000).toFixed(2).padStart(6)} s  ${name}`);
+  last = now;
+};
 const args = parseArgs(process.argv.slice(2), { content: 'string', out: 'string', clean: 'boolean' }, 'build');
 if (args.problems.length > 0) {
   printProblems(args.problems);
@@ -33,7 +59,9 @@ const cacheDir = join(root, '.tagsite-build', 'cache', createHash('sha1').update
 if (args.values.clean) rmSync(cacheDir, { recursive: true, force: true });
 const code = codeDigest(root, process.env.TAGSITE_CONFIG ?? 'astro.config.mjs');
 
+phase('options read');
 const loaded = await loadContentInParallel({ root, contentDir: content, excerptLength: options.excerptLength }, rememberedPosts(cacheDir, code));
+phase('content loaded and validated');
 const all = [...optionProblems, ...loaded.problems];
 if (all.length > 0) {
   printProblems(all);
@@ -67,8 +95,10 @@ try {
     cacheDir,
     logLevel: (process.env.TAGSITE_LOG_LEVEL as 'info' | undefined) ?? 'warn',
   });
+  phase('Astro build (pages, then search index, feeds, sitemap)');
   rmSync(join(fresh, '.prerender'), { recursive: true, force: true });
   carryOver(reuse.reused, outDir, fresh);
+  phase('unchanged pages carried over');
   mkdirSync(dirname(outDir), { recursive: true });
   try {
     renameSync(fresh, staging);
@@ -83,14 +113,19 @@ try {
   process.exit(1);
 }
 
-// Swap: the old output moves aside before the new one takes its place, then goes.
+phase('moved beside the output');
+// Swap: the old output moves aside before the new one takes its place, then goes: deleted by a
+// detached process, as deleting tens of thousands of files took seconds here, and the new site is
+// already in place. An old output left behind by an interrupted deletion goes with the next build's.
 const old = `${staging}.previous`;
 forgetPages(cacheDir);
 if (existsSync(outDir)) renameSync(outDir, old);
 renameSync(staging, outDir);
-rmSync(old, { recursive: true, force: true });
+removeInBackground([old, ...leftovers(outDir)]);
+phase('swapped in');
 rememberPages(cacheDir, code, reuse.next);
 rememberPosts(cacheDir, code, loaded.memory);
 cleanUp();
+phase('caches written');
 const reused = reuse.reused.size > 0 ? ` (${reuse.reused.size} of ${reuse.next.size} pages and feeds unchanged, reused)` : '';
 console.log(`built ${outDir} in ${((performance.now() - started) / 1000).toFixed(1)} s${reused}`);
