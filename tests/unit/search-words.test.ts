@@ -11,8 +11,10 @@ import { buildSearchIndex } from '../../src/lib/search/index-build.ts';
 import { plainText } from '../../src/lib/markdown.ts';
 import { decodeIndex, runSearch } from '../../src/lib/search/engine.ts';
 import type { CoreFile, DisplayRow, TagFile } from '../../src/lib/search/index-format.ts';
-import { WordMatcher, type IndexReader } from '../../src/lib/search/word-match.ts';
-import { foldWord, terms } from '../../src/lib/search/words.ts';
+import Fuse from 'fuse.js';
+import { WordMatcher, typoCandidates, type IndexReader } from '../../src/lib/search/word-match.ts';
+import { foldWord, postingsShard, terms } from '../../src/lib/search/words.ts';
+import type { PostingsFile } from '../../src/lib/search/index-format.ts';
 import { EMPTY_QUERY, type SearchQuery } from '../../src/lib/search/query.ts';
 import { containsWords, passesStructured, sortOf, sortTopics } from '../search-oracle.ts';
 import { CONTENT_TYPES, WORDS, corpusArb, structuredQueryArb, wordsQueryArb } from './search-corpus.ts';
@@ -126,6 +128,39 @@ describe('words over /search/ (core.json, vocabulary and postings shards)', () =
         }
       }),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe('the word index layout', () => {
+  it("keeps every term in the postings shard its bounds name, in sorted runs", async () => {
+    await fc.assert(
+      fc.asyncProperty(corpusArb, async ({ topics }) => {
+        const files = buildSearchIndex(sortForListing(topics), CONTENT_TYPES);
+        const core = JSON.parse(files.get('core.json')!) as CoreFile;
+        expect([...core.postingBounds].sort()).toEqual(core.postingBounds);
+        core.postingBounds.forEach((_, n) => {
+          const shard = JSON.parse(files.get(`postings/${n}.json`)!) as PostingsFile;
+          for (const term of Object.keys(shard)) expect(postingsShard(term, core.postingBounds), term).toBe(n);
+        });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('offers Fuse.js every term it could match a word in (the typo pre-filter loses nothing)', () => {
+    const letters = fc.constantFrom(...'abcdeiorst');
+    const word = fc.array(letters, { minLength: 1, maxLength: 12 }).map((chars) => chars.join(''));
+    fc.assert(
+      fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 80 }), word, (vocabulary, typed) => {
+        const sorted = [...vocabulary].sort();
+        const options = { includeScore: true, threshold: 0.34, ignoreLocation: true, minMatchCharLength: 2 };
+        const everything = new Fuse(sorted, options).search(typed).map((hit) => sorted[hit.refIndex]);
+        const candidates = typoCandidates(sorted, typed);
+        const filtered = new Fuse(candidates.map((i) => sorted[i]!), options).search(typed).map((hit) => sorted[candidates[hit.refIndex]!]);
+        expect(filtered).toEqual(everything);
+      }),
+      { numRuns: 400 },
     );
   });
 });

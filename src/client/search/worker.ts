@@ -60,7 +60,7 @@ async function init(request: Extract<WorkerRequest, { type: 'init' }>) {
   inlineDisplay = 'display' in file ? file.display : undefined;
   displayShardSize = 'displayShardSize' in file ? file.displayShardSize : 0;
   const count = 'siteCount' in file ? file.siteCount : file.count;
-  words = new WordMatcher(readJson, { vocabKeys: file.vocabKeys, postingShards: file.postingShards, count });
+  words = new WordMatcher(readJson, { vocabKeys: file.vocabKeys, postingBounds: file.postingBounds, count });
   // The sort orders are prepared while the visitor is still choosing filters, not during a search.
   setTimeout(() => {
     for (const sort of ['newest', 'replies', 'views']) order(index!, sort);

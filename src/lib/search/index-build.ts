@@ -1,7 +1,7 @@
 import type { Topic } from '../topics.ts';
 import type { ContentType } from '../content-types.ts';
 import { tagSlug } from '../tags.ts';
-import { terms, vocabKey, postingsShard } from './words.ts';
+import { terms, vocabKey } from './words.ts';
 import {
   INDEX_VERSION, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
   type PostingsFile, type TagFile, type VocabFile,
@@ -64,11 +64,11 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
       if (titleTerms.has(term)) entry.title.push(ordinal);
     }
   });
-  let totalPostings = 0;
-  for (const entry of postings.values()) totalPostings += entry.all.length;
-  const postingShards = Math.max(1, Math.ceil(totalPostings / POSTINGS_PER_SHARD));
+  // Postings shards: consecutive runs of the sorted terms, each of about POSTINGS_PER_SHARD postings.
   const vocab = new Map<string, VocabFile>();
-  const shards: PostingsFile[] = Array.from({ length: postingShards }, () => ({}));
+  const shards: PostingsFile[] = [];
+  const postingBounds: string[] = [];
+  let inShard = Infinity;
   for (const term of [...postings.keys()].sort()) {
     const entry = postings.get(term)!;
     const key = vocabKey(term);
@@ -76,8 +76,15 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
     if (!file) vocab.set(key, (file = { terms: [], df: [] }));
     file.terms.push(term);
     file.df.push(entry.all.length);
-    shards[postingsShard(term, postingShards)]![term] = [deltaEncode(entry.all), deltaEncode(entry.title)];
+    if (inShard > 0 && inShard + entry.all.length > POSTINGS_PER_SHARD) {
+      shards.push({});
+      postingBounds.push(term);
+      inShard = 0;
+    }
+    inShard += entry.all.length;
+    shards.at(-1)![term] = [deltaEncode(entry.all), deltaEncode(entry.title)];
   }
+  if (shards.length === 0) (shards.push({}), postingBounds.push(''));
   const vocabKeys = [...vocab.keys()].sort();
   for (const [key, file] of vocab) files.set(`vocab/${key}.json`, JSON.stringify(file));
   shards.forEach((shard, n) => files.set(`postings/${n}.json`, JSON.stringify(shard)));
@@ -89,7 +96,7 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
     authorNames,
     types,
     displayShardSize: DISPLAY_SHARD_SIZE,
-    postingShards,
+    postingBounds,
     vocabKeys,
     ...columnsOf(topics, tagId, authorId, typeIndex),
   };
@@ -122,7 +129,7 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
       types,
       display: subset.map(row),
       siteCount: topics.length,
-      postingShards,
+      postingBounds,
       vocabKeys,
       ...columnsOf(subset, new Map(localTags.map((t, i) => [t, i])), new Map(localAuthors.map((a, i) => [a, i])), typeIndex),
     };

@@ -5,7 +5,7 @@
  * fetched as a query needs them.
  */
 
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2;
 
 /** One content type in the index; `parent` is the index of the parent forum or -1. */
 export interface IndexedType {
@@ -38,8 +38,8 @@ export interface CoreFile extends Columns {
   types: IndexedType[];
   /** Topics per display shard (display/<n>.json). */
   displayShardSize: number;
-  /** Number of postings shards (postings/<n>.json). */
-  postingShards: number;
+  /** First term of each postings shard (postings/<n>.json); see PostingsFile. */
+  postingBounds: string[];
   /** Vocabulary shard keys present (vocab/<key>.json). */
   vocabKeys: string[];
 }
@@ -59,7 +59,7 @@ export interface TagFile extends Columns {
   display: DisplayRow[];
   /** Topics in the whole site (word weights are relative to it). */
   siteCount: number;
-  postingShards: number;
+  postingBounds: string[];
   vocabKeys: string[];
 }
 
@@ -69,7 +69,11 @@ export interface VocabFile {
   df: number[];
 }
 
-/** postings/<n>.json: term → [ordinals of topics containing it, ordinals with it in the title], each delta-coded. */
+/**
+ * postings/<n>.json: term → [ordinals of topics containing it, ordinals with it in the title], each
+ * delta-coded. Shards hold consecutive runs of the sorted terms, so a word, the terms it is a prefix
+ * of and most of its typos share one file, and the word alone says which (postingBounds).
+ */
 export type PostingsFile = Record<string, [number[], number[]]>;
 
 /** Delta-codes an ascending list of integers. */

@@ -8,7 +8,35 @@ export type IndexReader = <T>(path: string) => Promise<T>;
 
 interface VocabShard {
   file: VocabFile;
-  fuse: Fuse<string>;
+}
+
+/** Fuse.js's typo tolerance: a term matches when some part of it is within 34% of the word's length in edits. */
+const FUSE_OPTIONS = { includeScore: true, threshold: 0.34, ignoreLocation: true, minMatchCharLength: 2 };
+
+/**
+ * The terms Fuse.js could match `word` in (indices into `terms`). A match within k edits leaves one
+ * of k + 1 pieces of the word intact (pigeonhole), so a term holding none of them cannot match:
+ * Fuse.js then scores a few dozen terms instead of the whole shard, with the same result.
+ */
+export function typoCandidates(terms: readonly string[], word: string): number[] {
+  const length = word.length;
+  const edits = Math.ceil(FUSE_OPTIONS.threshold * length);
+  const all = () => terms.map((_, i) => i);
+  // Fuse.js splits words over 32 characters into chunks scored apart: no filter for those.
+  if (length > 32 || edits + 1 > length) return all();
+  const pieces: string[] = [];
+  for (let p = 0; p <= edits; p++) pieces.push(word.slice(Math.floor((p * length) / (edits + 1)), Math.floor(((p + 1) * length) / (edits + 1))));
+  const out: number[] = [];
+  for (let i = 0; i < terms.length; i++) {
+    const term = terms[i]!;
+    for (const piece of pieces) {
+      if (term.includes(piece)) {
+        out.push(i);
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 /** How a term was matched to a query word, as a weight: typos and prefixes count less than the word itself. */
@@ -31,13 +59,13 @@ export class WordMatcher {
   private readonly postings = new Map<number, Promise<PostingsFile>>();
   private readonly read: IndexReader;
   private readonly vocabKeys: Set<string>;
-  private readonly shardCount: number;
+  private readonly bounds: readonly string[];
   private readonly topicCount: number;
 
-  constructor(read: IndexReader, info: { vocabKeys: string[]; postingShards: number; count: number }) {
+  constructor(read: IndexReader, info: { vocabKeys: string[]; postingBounds: string[]; count: number }) {
     this.read = read;
     this.vocabKeys = new Set(info.vocabKeys);
-    this.shardCount = info.postingShards;
+    this.bounds = info.postingBounds;
     this.topicCount = info.count;
   }
 
@@ -45,10 +73,7 @@ export class WordMatcher {
     let shard = this.vocab.get(key);
     if (!shard) {
       shard = this.vocabKeys.has(key)
-        ? this.read<VocabFile>(`vocab/${key}.json`).then((file) => ({
-            file,
-            fuse: new Fuse(file.terms, { includeScore: true, threshold: 0.34, ignoreLocation: true, minMatchCharLength: 2 }),
-          }))
+        ? this.read<VocabFile>(`vocab/${key}.json`).then((file) => ({ file }))
         : Promise.resolve(undefined);
       this.vocab.set(key, shard);
     }
@@ -73,8 +98,11 @@ export class WordMatcher {
       // Terms sorted: the ones starting with the word follow its insertion point.
       const prefixEnd = found.size + MAX_EXPANSIONS;
       for (let i = exact >= 0 ? exact + 1 : ~exact; i < terms.length && terms[i]!.startsWith(word) && found.size < prefixEnd; i++) found.set(i, PREFIX);
-      for (const hit of shard.fuse.search(word, { limit: MAX_EXPANSIONS })) {
-        if (!found.has(hit.refIndex)) found.set(hit.refIndex, TYPO * (1 - (hit.score ?? 0)));
+      const candidates = typoCandidates(terms, word);
+      const fuse = new Fuse(candidates.map((i) => terms[i]!), FUSE_OPTIONS);
+      for (const hit of fuse.search(word, { limit: MAX_EXPANSIONS })) {
+        const i = candidates[hit.refIndex]!;
+        if (!found.has(i)) found.set(i, TYPO * (1 - (hit.score ?? 0)));
       }
     }
     return [...found].map(([i, weight]) => ({ term: terms[i]!, weight, df: df[i]! }));
@@ -85,8 +113,11 @@ export class WordMatcher {
     return Promise.all(
       queryWords(q).map(async (word) => {
         const scores = new Float64Array(this.topicCount);
+        // The word's own postings shard is asked for alongside its vocabulary: its terms, and those
+        // it is a prefix of, are usually all there, so most words cost one round of fetches.
+        if (this.vocabKeys.has(vocabKey(word))) void this.postingsShard(postingsShard(word, this.bounds)).catch(() => undefined);
         const expansions = await this.expand(word);
-        const shards = await Promise.all(expansions.map(({ term }) => this.postingsShard(postingsShard(term, this.shardCount))));
+        const shards = await Promise.all(expansions.map(({ term }) => this.postingsShard(postingsShard(term, this.bounds))));
         expansions.forEach(({ term, weight, df }, e) => {
           const entry = shards[e]![term];
           if (!entry) return;

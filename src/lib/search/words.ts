@@ -37,12 +37,14 @@ export function vocabKey(term: string): string {
   return term.codePointAt(0)!.toString(16);
 }
 
-/** Which postings shard a term lives in (a small stable hash, FNV-1a). */
-export function postingsShard(term: string, shards: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < term.length; i++) {
-    hash ^= term.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
+/** Which postings shard a term (or a word, before its terms are known) lives in: the last whose first term is not after it. */
+export function postingsShard(term: string, bounds: readonly string[]): number {
+  let low = 0;
+  let high = bounds.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (bounds[mid]! <= term) low = mid;
+    else high = mid - 1;
   }
-  return hash % shards;
+  return low;
 }
