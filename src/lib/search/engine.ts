@@ -148,7 +148,12 @@ export function structuredFilter(index: SearchIndex, query: SearchQuery, now: Da
   if (query.updated.kind !== 'any') checks.push((i) => index.updatedMs[i]! >= updated.from && index.updatedMs[i]! < updated.to);
   if (query.minReplies > 0) checks.push((i) => index.replies[i]! >= query.minReplies);
   if (query.minViews > 0) checks.push((i) => index.views[i]! >= query.minViews);
-  if (checks.length === 0) return candidates ?? Uint32Array.from({ length: index.count }, (_, i) => i);
+  if (checks.length === 0) {
+    if (candidates) return candidates;
+    const all = new Uint32Array(index.count);
+    for (let i = 0; i < all.length; i++) all[i] = i;
+    return all;
+  }
   const keep = (i: number) => checks.every((check) => check(i));
   if (candidates) return candidates.filter(keep);
   const out: number[] = [];

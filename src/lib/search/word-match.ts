@@ -20,7 +20,8 @@ const FUSE_OPTIONS = { includeScore: true, threshold: 0.34, ignoreLocation: true
  */
 export function typoCandidates(terms: readonly string[], word: string): number[] {
   const length = word.length;
-  const edits = Math.ceil(FUSE_OPTIONS.threshold * length);
+  // Fuse.js accepts errors / length <= threshold (the epsilon only guards the float product).
+  const edits = Math.floor(FUSE_OPTIONS.threshold * length + 1e-9);
   const all = () => terms.map((_, i) => i);
   // Fuse.js splits words over 32 characters into chunks scored apart: no filter for those.
   if (length > 32 || edits + 1 > length) return all();
