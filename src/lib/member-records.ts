@@ -13,9 +13,10 @@ export function memberSlug(name: string): string {
   return /^\d+$/.test(slug) ? `~n${slug}` : slug;
 }
 
-/** Site path of a member page. */
-export function memberPath(name: string): string {
-  return `/members/${encodeURIComponent(memberSlug(name))}/`;
+/** Site path of a member's page: the profile, or page `page` of their topics. */
+export function memberPath(name: string, page = 1): string {
+  const base = `/members/${encodeURIComponent(memberSlug(name))}/`;
+  return page <= 1 ? base : `${base}${page}/`;
 }
 
 /** The member search's records: every profile with its topic count; unset fields are "". */

@@ -1,4 +1,5 @@
-import { perSite, siteData } from '../../site-data.ts';
+import options from 'virtual:tagsite/options';
+import { perSite } from '../../site-data.ts';
 import { memberRecords } from '../../lib/member-records.ts';
 import { EMPTY_MEMBER_QUERY, filterMembers, MEMBERS_PAGE_SIZE, type MemberRecord } from '../../lib/search/members.ts';
 import { paginate } from '../../lib/listing.ts';
@@ -6,14 +7,49 @@ import type { Topic } from '../../lib/topics.ts';
 
 export type MembersPageProps =
   | { kind: 'list'; members: MemberRecord[]; total: number; page: number; pages: number; groups: string[] }
-  | { kind: 'member'; member: MemberRecord; topics: Topic[] };
+  | MemberPageProps;
+
+/** A member's profile with one page of their topics (newest first; pages 2+ at /members/<member>/<n>/). */
+export interface MemberPageProps {
+  kind: 'member';
+  member: MemberRecord;
+  topics: Topic[];
+  page: number;
+  pages: number;
+}
 
 /** Every listed member with their topic count, in the member search's default order (name A→Z). */
 export const memberList = perSite(({ members, topics }): MemberRecord[] =>
   filterMembers(memberRecords(members, topics), EMPTY_MEMBER_QUERY, new Date(0)),
 );
 
-/** Pages of /members/ (page 1 when `firstPage`, else /members/<n>/) and one page per member. */
+/** Each listed member with their topics split into listing pages (`pageSize` a page, at least one page). */
+const memberTopicPages = perSite(({ topics }) => {
+  const byAuthor = new Map<string, Topic[]>();
+  for (const topic of topics) {
+    const key = topic.author.toLowerCase();
+    let list = byAuthor.get(key);
+    if (!list) byAuthor.set(key, (list = []));
+    list.push(topic);
+  }
+  return (member: MemberRecord): Topic[][] => {
+    const pages = paginate(byAuthor.get(member.name.toLowerCase()) ?? [], options.pageSize);
+    return pages.length > 0 ? pages : [[]];
+  };
+});
+
+/** Pages 2+ of each member's topics: /members/<member>/<n>/. */
+export async function memberTopicPagePaths() {
+  const [members, pagesOf] = await Promise.all([memberList(), memberTopicPages()]);
+  return members.flatMap((member) =>
+    pagesOf(member).slice(1).map((topics, i, rest) => ({
+      params: { slug: member.slug, page: String(i + 2) },
+      props: { kind: 'member', member, topics, page: i + 2, pages: rest.length + 1 } satisfies MemberPageProps,
+    })),
+  );
+}
+
+/** Pages of /members/ (page 1 when `firstPage`, else /members/<n>/) and each member's first page. */
 export async function memberPagePaths(firstPage: boolean) {
   const members = await memberList();
   const groups = [...new Set(members.map((member) => member.group))].sort();
@@ -23,19 +59,12 @@ export async function memberPagePaths(firstPage: boolean) {
     props: { kind: 'list', members: pageMembers, total: members.length, page: i + 1, pages: pages.length, groups } as MembersPageProps,
   }));
   if (firstPage) return [list[0]!];
-  const { topics } = await siteData();
-  const byAuthor = new Map<string, Topic[]>();
-  for (const topic of topics) {
-    const key = topic.author.toLowerCase();
-    let list = byAuthor.get(key);
-    if (!list) byAuthor.set(key, (list = []));
-    list.push(topic);
-  }
+  const pagesOf = await memberTopicPages();
   return [
     ...list.slice(1),
-    ...members.map((member) => ({
-      params: { slug: member.slug },
-      props: { kind: 'member', member, topics: byAuthor.get(member.name.toLowerCase()) ?? [] } as MembersPageProps,
-    })),
+    ...members.map((member) => {
+      const pages = pagesOf(member);
+      return { params: { slug: member.slug }, props: { kind: 'member', member, topics: pages[0]!, page: 1, pages: pages.length } as MembersPageProps };
+    }),
   ];
 }
