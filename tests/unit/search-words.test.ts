@@ -148,6 +148,22 @@ describe('the word index layout', () => {
     );
   });
 
+  it("prefetches, for words being typed, exactly each word's vocabulary shard and own postings shard", async () => {
+    await fc.assert(
+      fc.asyncProperty(corpusArb, wordsQueryArb, async ({ topics }, q) => {
+        const files = buildSearchIndex(sortForListing(topics), CONTENT_TYPES);
+        const core = JSON.parse(files.get('core.json')!) as CoreFile;
+        const { read, reads } = readerOf(files);
+        new WordMatcher(read, core).prefetch(q);
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        const known = [...new Set(terms(q))].filter((word) => core.vocabKeys.includes(word.codePointAt(0)!.toString(16)));
+        const want = known.flatMap((word) => [`vocab/${word.codePointAt(0)!.toString(16)}.json`, `postings/${postingsShard(word, core.postingBounds)}.json`]);
+        expect(new Set(reads)).toEqual(new Set(want));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('offers Fuse.js every term it could match a word in (the typo pre-filter loses nothing)', () => {
     const letters = fc.constantFrom(...'abcdeiorst');
     const word = fc.array(letters, { minLength: 1, maxLength: 12 }).map((chars) => chars.join(''));

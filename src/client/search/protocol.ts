@@ -5,7 +5,9 @@ export type IndexSource = { kind: 'site' } | { kind: 'tag'; slug: string };
 
 export type WorkerRequest =
   | { type: 'init'; indexUrl: string; source: IndexSource }
-  | { type: 'search'; id: number; query: SearchQuery; now: number; pageSize: number };
+  | { type: 'search'; id: number; query: SearchQuery; now: number; pageSize: number }
+  /** Words being typed: their index files are fetched before the search asks for them. */
+  | { type: 'prefetch'; q: string };
 
 /** One listing entry, as the result template shows it. */
 export interface ResultRow {

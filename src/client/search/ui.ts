@@ -233,6 +233,8 @@ export function startSearch(root: HTMLElement): void {
   form.addEventListener('input', (event) => {
     const target = event.target as HTMLInputElement;
     if (target instanceof HTMLSelectElement || target.type === 'date' || target.type === 'number') return;
+    // The words' index files load during the pause before the search, not after it.
+    if (target.name === 'q' && isReady) worker!.postMessage({ type: 'prefetch', q: target.value } satisfies WorkerRequest);
     clearTimeout(typing);
     // Typing replaces the current history entry; the first keystroke after a commit starts a new one.
     typing = setTimeout(() => {

@@ -122,6 +122,7 @@ async function search(request: Extract<WorkerRequest, { type: 'search' }>) {
 
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
+  if (request.type === 'prefetch') return words?.prefetch(request.q);
   const work = request.type === 'init' ? init(request) : search(request);
   work.catch((error: Error) => post({ type: 'error', id: request.type === 'search' ? request.id : undefined, message: error.message }));
 };

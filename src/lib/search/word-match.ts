@@ -109,6 +109,15 @@ export class WordMatcher {
     return [...found].map(([i, weight]) => ({ term: terms[i]!, weight, df: df[i]! }));
   }
 
+  /** Starts fetching what `q`'s words will need (vocabulary and own postings shard), e.g. while they are typed. */
+  prefetch(q: string): void {
+    for (const word of queryWords(q)) {
+      if (!this.vocabKeys.has(vocabKey(word))) continue;
+      void this.vocabShard(vocabKey(word)).catch(() => undefined);
+      void this.postingsShard(postingsShard(word, this.bounds)).catch(() => undefined);
+    }
+  }
+
   /** Per query word, a score per global ordinal (idf × match weight, doubled for a title hit; 0: no match). */
   async match(q: string, titlesOnly: boolean): Promise<WordMatches> {
     return Promise.all(
@@ -116,7 +125,7 @@ export class WordMatcher {
         const scores = new Float64Array(this.topicCount);
         // The word's own postings shard is asked for alongside its vocabulary: its terms, and those
         // it is a prefix of, are usually all there, so most words cost one round of fetches.
-        if (this.vocabKeys.has(vocabKey(word))) void this.postingsShard(postingsShard(word, this.bounds)).catch(() => undefined);
+        this.prefetch(word);
         const expansions = await this.expand(word);
         const shards = await Promise.all(expansions.map(({ term }) => this.postingsShard(postingsShard(term, this.bounds))));
         expansions.forEach(({ term, weight, df }, e) => {
