@@ -1,14 +1,14 @@
 import { perSite } from './site-data.ts';
-import { buildSearchIndex } from './lib/search/index-build.ts';
-import { memberRecords } from './lib/member-records.ts';
+import { searchIndexFiles } from './lib/search/index-worker.ts';
+import { handedSearchIndex } from './lib/content-handoff.ts';
+
+const builtHere = perSite(({ topics, contentTypes, members }) => searchIndexFiles({ topics, members, contentTypes: [...contentTypes.values()] }));
 
 /**
  * The search index files (path under /search-index/ → JSON), built once per build from the
  * normalised records: the topic index (src/lib/search/index-format.ts) and members.json, the
- * member search's records.
+ * member search's records. `npm run build` builds them in a worker thread meanwhile.
  */
-export const searchFiles = perSite(({ topics, contentTypes, members }) => {
-  const files = buildSearchIndex(topics, [...contentTypes.values()]);
-  files.set('members.json', JSON.stringify(memberRecords(members, topics)));
-  return files;
-});
+export async function searchFiles(): Promise<Map<string, string>> {
+  return (await handedSearchIndex()) ?? builtHere();
+}

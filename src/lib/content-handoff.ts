@@ -56,3 +56,15 @@ export function heldContent(): SiteContent {
   handOverContent({ contentDir, excerptLength, content });
   return content;
 }
+
+const INDEX = Symbol.for('tagsite.search-index');
+
+/** The build script builds the search index in a worker thread while Astro renders the pages. */
+export function handOverSearchIndex(files: Promise<Map<string, string>>): void {
+  (globalThis as Record<symbol, unknown>)[INDEX] = files;
+}
+
+/** The search index the build script is building, if it is. */
+export function handedSearchIndex(): Promise<Map<string, string>> | undefined {
+  return (globalThis as Record<symbol, Promise<Map<string, string>> | undefined>)[INDEX];
+}

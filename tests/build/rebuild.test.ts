@@ -9,6 +9,8 @@ import { dirname, join, relative } from 'node:path';
 import { runScript, type ScriptResult } from '../helpers/cli.ts';
 import { copyOfSampleContent } from '../helpers/build.ts';
 import { editJson } from './fixture-copies.ts';
+import { loadContent } from '../../src/lib/content.ts';
+import { searchIndexFiles } from '../../src/lib/search/index-worker.ts';
 
 const content = copyOfSampleContent('rebuild');
 const outputs = mkdtempSync(join(tmpdir(), 'tagsite-rebuild-'));
@@ -85,6 +87,14 @@ describe('rebuilding into the same output folder', () => {
     expect(readFileSync(join(site, 'topics/clipboard-action-strips-formatting/index.html'), 'utf8')).toContain('An edit made after the first build.');
     expect(tree(site).has('topics/jq-or-javascript-for-json/index.html')).toBe(false);
     expect(tree(site).has('tags/rebuilt-tag/index.html')).toBe(true);
+  });
+
+  it('writes the search index the worker thread built: the same files as building it in process', () => {
+    const { content: records } = loadContent({ root: content, contentDir: content, excerptLength: 200 });
+    const expected = searchIndexFiles({ topics: records.topics, members: records.members, contentTypes: records.contentTypes.list });
+    const written = [...tree(site)].filter(([path]) => path.startsWith('search-index/'));
+    expect(written.map(([path]) => path.slice('search-index/'.length)).sort()).toEqual([...expected.keys()].sort());
+    for (const [path, bytes] of written) expect(Buffer.from(bytes, 'latin1').toString('utf8'), path).toBe(expected.get(path.slice('search-index/'.length)));
   });
 
   it('keeps the previous site and its page keys when a rebuild fails', async () => {
