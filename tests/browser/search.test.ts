@@ -323,6 +323,21 @@ describe('the filter panel of a tag page', () => {
     expect(index, 'only its own tag file: never core.json').toEqual(['/search-index/tags/api.json']);
     await page.close();
   });
+
+  it('searches words within the tag, fetching the site-wide words.json only once words are typed', async () => {
+    const page = await openPage('/tags/api/');
+    const start = site.requests.length;
+    await page.click('details.filter-panel summary');
+    await page.fill('#search-q', 'json');
+    await page.press('#search-q', 'Enter');
+    await settled(page, { q: 'json' });
+    const found = await expectResults(page, 'api');
+    expect(found.want.total).toBeGreaterThan(0);
+    const index = site.requests.slice(start).filter((path) => path.startsWith('/search-index/'));
+    expect(index).toContain('/search-index/words.json');
+    expect(index).not.toContain('/search-index/core.json');
+    await page.close();
+  });
 });
 
 describe('without JavaScript', () => {

@@ -10,7 +10,7 @@ import { tagSlug } from '../../src/lib/tags.ts';
 import { buildSearchIndex } from '../../src/lib/search/index-build.ts';
 import { plainText } from '../../src/lib/markdown.ts';
 import { decodeIndex, runSearch } from '../../src/lib/search/engine.ts';
-import type { CoreFile, DisplayRow, TagFile } from '../../src/lib/search/index-format.ts';
+import type { CoreFile, DisplayRow, TagFile, WordsFile } from '../../src/lib/search/index-format.ts';
 import Fuse from 'fuse.js';
 import { WordMatcher, typoCandidates, type IndexReader } from '../../src/lib/search/word-match.ts';
 import { foldWord, postingsShard, terms } from '../../src/lib/search/words.ts';
@@ -192,7 +192,7 @@ describe("words on a tag page (the tag's own file)", () => {
         const file = JSON.parse(files.get(`tags/${tagSlug(tag)}.json`)!) as TagFile;
         const index = decodeIndex(file);
         const onTagPage: SearchQuery = { ...query, tags: [tag], match: 'any' };
-        const words = await new WordMatcher(readerOf(files).read, { ...file, count: file.siteCount }).match(query.q, query.in === 'titles');
+        const words = await new WordMatcher(readerOf(files).read, JSON.parse(files.get('words.json')!) as WordsFile).match(query.q, query.in === 'titles');
         const result = runSearch(index, onTagPage, corpus.now, 1_000_000, words);
         expectRecall(Array.from(result.page, (local) => file.display[local]![0]), corpus.topics, onTagPage, corpus.now);
       }),

@@ -1,14 +1,24 @@
 /// <reference lib="webworker" />
 // The search runs here, off the main thread, so typing never waits for it.
 import { decodeIndex, order, runSearch, type SearchIndex } from '../../lib/search/engine.ts';
-import type { CoreFile, DisplayRow, TagFile } from '../../lib/search/index-format.ts';
+import type { CoreFile, DisplayRow, TagFile, WordsFile } from '../../lib/search/index-format.ts';
 import { WordMatcher } from '../../lib/search/word-match.ts';
 import type { ResultRow, WorkerRequest, WorkerResponse } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
 let index: SearchIndex | undefined;
-let words: WordMatcher | undefined;
+/** Word search, made on the first words: a tag page fetches words.json only then. */
+let words: Promise<WordMatcher> | undefined;
+let siteWords: WordsFile | undefined;
+const wordMatcher = () =>
+  (words ??= (siteWords ? Promise.resolve(siteWords) : readJson<WordsFile>('words.json')).then(
+    (info) => new WordMatcher(readJson, info),
+    (error: Error) => {
+      words = undefined; // tried again on the next search
+      throw error;
+    },
+  ));
 let displayShardSize = 0;
 let inlineDisplay: DisplayRow[] | undefined;
 let indexUrl = '';
@@ -59,8 +69,8 @@ async function init(request: Extract<WorkerRequest, { type: 'init' }>) {
   index = decodeIndex(file);
   inlineDisplay = 'display' in file ? file.display : undefined;
   displayShardSize = 'displayShardSize' in file ? file.displayShardSize : 0;
-  const count = 'siteCount' in file ? file.siteCount : file.count;
-  words = new WordMatcher(readJson, { vocabKeys: file.vocabKeys, postingBounds: file.postingBounds, count });
+  siteWords = 'postingBounds' in file ? { count: file.count, postingBounds: file.postingBounds, vocabKeys: file.vocabKeys } : undefined;
+  words = undefined;
   // The sort orders are prepared while the visitor is still choosing filters, not during a search.
   setTimeout(() => {
     for (const sort of ['newest', 'replies', 'views']) order(index!, sort);
@@ -86,7 +96,7 @@ async function init(request: Extract<WorkerRequest, { type: 'init' }>) {
 async function search(request: Extract<WorkerRequest, { type: 'search' }>) {
   const started = performance.now();
   const idx = index!;
-  const matches = request.query.q ? await words!.match(request.query.q, request.query.in === 'titles') : undefined;
+  const matches = request.query.q ? await (await wordMatcher()).match(request.query.q, request.query.in === 'titles') : undefined;
   const engineStarted = performance.now();
   const result = runSearch(idx, request.query, new Date(request.now), request.pageSize, matches);
   const engineMs = performance.now() - engineStarted;
@@ -122,7 +132,8 @@ async function search(request: Extract<WorkerRequest, { type: 'search' }>) {
 
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
-  if (request.type === 'prefetch') return words?.prefetch(request.q);
+  // A prefetch that fails is only a lost head start: the search itself reports the error.
+  if (request.type === 'prefetch') return void (index && wordMatcher().then((matcher) => matcher.prefetch(request.q)).catch(() => undefined));
   const work = request.type === 'init' ? init(request) : search(request);
   work.catch((error: Error) => post({ type: 'error', id: request.type === 'search' ? request.id : undefined, message: error.message }));
 };

@@ -4,7 +4,7 @@ import { tagSlug } from '../tags.ts';
 import { terms, vocabKey } from './words.ts';
 import {
   INDEX_VERSION, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
-  type PostingsFile, type TagFile, type VocabFile,
+  type PostingsFile, type TagFile, type VocabFile, type WordsFile,
 } from './index-format.ts';
 
 /**
@@ -116,6 +116,7 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
       list.push(ordinal);
     }
   });
+  files.set('words.json', JSON.stringify({ count: topics.length, postingBounds, vocabKeys } satisfies WordsFile));
   for (const [tag, ordinals] of byTag) {
     const subset = ordinals.map((ordinal) => topics[ordinal]!);
     const localTags = [...new Set(subset.flatMap((topic) => topic.tags))];
@@ -128,9 +129,6 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
       authorNames: localAuthors,
       types,
       display: subset.map(row),
-      siteCount: topics.length,
-      postingBounds,
-      vocabKeys,
       ...columnsOf(subset, new Map(localTags.map((t, i) => [t, i])), new Map(localAuthors.map((a, i) => [a, i])), typeIndex),
     };
     files.set(`tags/${tagSlug(tag)}.json`, JSON.stringify(file));

@@ -5,7 +5,7 @@
  * fetched as a query needs them.
  */
 
-export const INDEX_VERSION = 2;
+export const INDEX_VERSION = 3;
 
 /** One content type in the index; `parent` is the index of the parent forum or -1. */
 export interface IndexedType {
@@ -57,8 +57,16 @@ export interface TagFile extends Columns {
   authorNames: string[];
   types: IndexedType[];
   display: DisplayRow[];
+}
+
+/**
+ * words.json: what word search needs to find a word's files, for the whole site. A tag page
+ * fetches it only when words are typed, so its own file does not grow with the site (core.json,
+ * site-wide anyway, carries the same fields).
+ */
+export interface WordsFile {
   /** Topics in the whole site (word weights are relative to it). */
-  siteCount: number;
+  count: number;
   postingBounds: string[];
   vocabKeys: string[];
 }
