@@ -105,7 +105,8 @@ export function table(all: SizeFigures[]): string {
     ]),
     ['/search/ before first result', (f) => (f.search ? `${kb(f.search.total)}${check(f.search.total <= 300 * 1024)}` : '—'), '≤ 300 KB gzip'],
     ['  html / css / js / json', (f) => (f.search ? ['html', 'css', 'js', 'json'].map((k) => kb(f.search!.byKind[k] ?? 0).replace(' KB', '')).join(' / ') : '—'), ''],
-    [`${WORDS_PAGE} before first result`, (f) => (f.searchWords ? `${kb(f.searchWords.total)}${check(f.searchWords.total <= 300 * 1024)}` : '—'), ''],
+    // Not a target: the 300 KB is for /search/ before its first result; words fetch what they need.
+    [`${WORDS_PAGE} before first result`, (f) => (f.searchWords ? kb(f.searchWords.total) : '—'), ''],
   ];
   const header = ['', ...all.map((f) => `${f.size.toLocaleString('en')} topics`), 'target at 10,000'];
   const cells = [header, ...rows.map(([label, cell, target]) => [label, ...all.map(cell), target])];
