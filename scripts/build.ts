@@ -11,8 +11,9 @@ import { spawn } from 'node:child_process';
 import { dirname, basename, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { loadContentInParallel } from '../src/lib/content.ts';
-import { handOverContent, handOverSearchIndex } from '../src/lib/content-handoff.ts';
-import { searchIndexInWorker } from '../src/lib/search/index-worker.ts';
+import { handOverContent, handOverSideFiles } from '../src/lib/content-handoff.ts';
+import { sideFilesInWorker } from '../src/lib/search/index-worker.ts';
+import { siteRootUrl } from '../src/lib/workflows.ts';
 import { startPageReuse } from '../src/lib/page-reuse.ts';
 import { carryOver, codeDigest, forgetPages, rememberedPosts, rememberPages, rememberPosts, reusablePages } from './page-cache.ts';
 import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from './project.ts';
@@ -85,10 +86,11 @@ const cleanUp = () => {
 cleanUp();
 process.env.TAGSITE_CONTENT = content;
 handOverContent({ contentDir: content, excerptLength: options.excerptLength, content: loaded.content });
-// The search index is built in a worker thread while Astro renders the pages (written when they are done).
-const searchIndex = searchIndexInWorker(loaded.content);
-searchIndex.catch(() => undefined); // a failure is reported where the files are written
-handOverSearchIndex(searchIndex);
+// The search index and the tag feeds are made in a worker thread while Astro renders the pages
+// (and written when those are done).
+const sideFiles = sideFilesInWorker(loaded.content, { siteTitle: options.title, siteRoot: siteRootUrl(config.site as string | undefined, (config.base as string | undefined) ?? '/') });
+sideFiles.catch(() => undefined); // a failure is reported where the files are written
+handOverSideFiles(sideFiles);
 
 try {
   const { build } = await import('astro');

@@ -9,9 +9,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { siteData } from './site-data.ts';
 import { searchFiles } from './search-files.ts';
-import { createHash } from 'node:crypto';
-import { getRssString } from '@astrojs/rss';
-import { feedChannel, feedPath, SITE_REQUIRED } from './lib/feeds.ts';
+import { SITE_REQUIRED } from './lib/feeds.ts';
+import { tagFeedFiles } from './lib/search/index-worker.ts';
+import { handedSideFiles } from './lib/content-handoff.ts';
 import { sitemapFiles } from './lib/sitemap.ts';
 import { ContentProblemsError } from './lib/problems.ts';
 import { pageReuse } from './lib/page-reuse.ts';
@@ -40,15 +40,14 @@ export async function writeBuildFiles(outDir: string, { siteRoot, siteTitle, pag
   for (const [path, json] of await searchFiles()) write(outDir, `search-index/${path}`, json, made);
   if (!siteRoot) throw new ContentProblemsError([SITE_REQUIRED]);
   const reuse = pageReuse();
-  for (const [tag, topics] of (await siteData()).byTag) {
-    // The feed's address is percent-encoded (`/tags/%E6%97%A5…/rss.xml`); its file is not.
-    const file = decodeURI(feedPath(tag)).slice(1);
-    const channel = feedChannel(topics, { siteTitle, siteRoot, tag });
+  // The build script's worker thread wrote the feeds already, for this address and title.
+  const handed = (await handedSideFiles())?.feeds;
+  const feeds = handed?.siteRoot === siteRoot && handed.siteTitle === siteTitle ? handed.files : await tagFeedFiles((await siteData()).topics, { siteTitle, siteRoot });
+  for (const { file, key, xml } of feeds) {
     // A feed is reused from the previous build when what it is written from is the same.
-    const key = createHash('sha1').update(JSON.stringify(channel)).digest('base64url');
     reuse?.next.set(file, key);
     if (reuse?.previous.get(file) === key) reuse.reused.add(file);
-    else write(outDir, file, await getRssString(channel), made);
+    else write(outDir, file, xml, made);
   }
   // Pages only (their paths end in `/`): not feeds, data files or the "not found" page.
   // Pages reused from the previous build were not rendered, so Astro does not list them.

@@ -1,14 +1,14 @@
 import { perSite } from './site-data.ts';
 import { searchIndexFiles } from './lib/search/index-worker.ts';
-import { handedSearchIndex } from './lib/content-handoff.ts';
+import { handedSideFiles } from './lib/content-handoff.ts';
 
 const builtHere = perSite(({ topics, contentTypes, members }) => searchIndexFiles({ topics, members, contentTypes: [...contentTypes.values()] }));
 
 /**
  * The search index files (path under /search-index/ → JSON), built once per build from the
  * normalised records: the topic index (src/lib/search/index-format.ts) and members.json, the
- * member search's records. `npm run build` builds them in a worker thread meanwhile.
+ * member search's records. `npm run build` builds them in a worker thread while Astro renders the pages.
  */
 export async function searchFiles(): Promise<Map<string, string>> {
-  return (await handedSearchIndex()) ?? builtHere();
+  return (await handedSideFiles())?.index ?? builtHere();
 }

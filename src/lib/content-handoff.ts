@@ -1,5 +1,6 @@
 import { loadContent, type SiteContent } from './content.ts';
 import { ContentProblemsError } from './problems.ts';
+import type { SideFiles } from './search/index-worker.ts';
 
 // The validated content, shared by everything that runs in the build's process: `npm run build`
 // validates it before Astro starts and hands it over here, and the pages read it from here. It
@@ -57,14 +58,14 @@ export function heldContent(): SiteContent {
   return content;
 }
 
-const INDEX = Symbol.for('tagsite.search-index');
+const SIDE_FILES = Symbol.for('tagsite.side-files');
 
-/** The build script builds the search index in a worker thread while Astro renders the pages. */
-export function handOverSearchIndex(files: Promise<Map<string, string>>): void {
-  (globalThis as Record<symbol, unknown>)[INDEX] = files;
+/** The build script builds the search index and tag feeds in a worker thread while Astro renders the pages. */
+export function handOverSideFiles(files: Promise<SideFiles>): void {
+  (globalThis as Record<symbol, unknown>)[SIDE_FILES] = files;
 }
 
-/** The search index the build script is building, if it is. */
-export function handedSearchIndex(): Promise<Map<string, string>> | undefined {
-  return (globalThis as Record<symbol, Promise<Map<string, string>> | undefined>)[INDEX];
+/** The search index and feeds the build script is building, if it is. */
+export function handedSideFiles(): Promise<SideFiles> | undefined {
+  return (globalThis as Record<symbol, Promise<SideFiles> | undefined>)[SIDE_FILES];
 }

@@ -10,7 +10,7 @@ import { runScript, type ScriptResult } from '../helpers/cli.ts';
 import { copyOfSampleContent } from '../helpers/build.ts';
 import { editJson } from './fixture-copies.ts';
 import { loadContent } from '../../src/lib/content.ts';
-import { searchIndexFiles } from '../../src/lib/search/index-worker.ts';
+import { searchIndexFiles, tagFeedFiles } from '../../src/lib/search/index-worker.ts';
 
 const content = copyOfSampleContent('rebuild');
 const outputs = mkdtempSync(join(tmpdir(), 'tagsite-rebuild-'));
@@ -87,6 +87,14 @@ describe('rebuilding into the same output folder', () => {
     expect(readFileSync(join(site, 'topics/clipboard-action-strips-formatting/index.html'), 'utf8')).toContain('An edit made after the first build.');
     expect(tree(site).has('topics/jq-or-javascript-for-json/index.html')).toBe(false);
     expect(tree(site).has('tags/rebuilt-tag/index.html')).toBe(true);
+  });
+
+  it('writes the tag feeds the worker thread made: the same files as making them in process', async () => {
+    const { content: records } = loadContent({ root: content, contentDir: content, excerptLength: 200 });
+    const expected = await tagFeedFiles(records.topics, { siteTitle: 'Flowsmiths Community', siteRoot: 'https://flowsmiths.example/' });
+    const written = new Map([...tree(site)].filter(([path]) => path.startsWith('tags/') && path.endsWith('/rss.xml')));
+    expect([...written.keys()].sort()).toEqual(expected.map((feed) => feed.file).sort());
+    for (const { file, xml } of expected) expect(Buffer.from(written.get(file)!, 'latin1').toString('utf8'), file).toBe(xml);
   });
 
   it('writes the search index the worker thread built: the same files as building it in process', () => {

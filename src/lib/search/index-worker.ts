@@ -1,10 +1,13 @@
 /**
- * The search index, built in a worker thread while Astro renders the pages (scripts/build.ts):
- * at 100,000 topics it is half a minute of work that needs nothing Astro makes.
+ * The search index and the tag feeds, built in a worker thread while Astro renders the pages
+ * (scripts/build.ts): at 100,000 topics half a minute of work that needs nothing Astro makes.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { buildSearchIndex } from './index-build.ts';
-import { sortForListing } from '../listing.ts';
+import { createHash } from 'node:crypto';
+import { getRssString } from '@astrojs/rss';
+import { sortForListing, topicsByTag } from '../listing.ts';
+import { feedChannel, feedPath } from '../feeds.ts';
 import { memberRecords } from '../member-records.ts';
 import type { SiteContent } from '../content.ts';
 import type { Topic } from '../topics.ts';
@@ -17,12 +20,43 @@ export function searchIndexFiles(content: Pick<SiteContent, 'topics' | 'members'
   return files;
 }
 
-/** Starts building the index in a worker thread; the topics are sent without their HTML, which the index does not use. */
-export function searchIndexInWorker(content: SiteContent): Promise<Map<string, string>> {
+/** A tag's feed as written into the site: its file, the key it is reused by, its XML. */
+export interface FeedFile {
+  file: string;
+  key: string;
+  xml: string;
+}
+
+/** Every tag's feed (`topics` in any order); the key is a digest of what the feed is written from. */
+export async function tagFeedFiles(topics: readonly Topic[], options: { siteTitle: string; siteRoot: string }): Promise<FeedFile[]> {
+  const feeds: FeedFile[] = [];
+  for (const [tag, tagged] of topicsByTag(topics)) {
+    const channel = feedChannel(tagged, { ...options, tag });
+    feeds.push({
+      // The feed's address is percent-encoded (`/tags/%E6%97%A5…/rss.xml`); its file is not.
+      file: decodeURI(feedPath(tag)).slice(1),
+      key: createHash('sha1').update(JSON.stringify(channel)).digest('base64url'),
+      xml: await getRssString(channel),
+    });
+  }
+  return feeds;
+}
+
+/** What the worker makes: the search index, and the tag feeds when the site's address is known. */
+export interface SideFiles {
+  index: Map<string, string>;
+  feeds?: { siteTitle: string; siteRoot: string; files: FeedFile[] };
+}
+
+/**
+ * Starts building the index and the tag feeds in a worker thread; the topics are sent without
+ * their HTML, which neither uses.
+ */
+export function sideFilesInWorker(content: SiteContent, feeds: { siteTitle: string; siteRoot: string | undefined }): Promise<SideFiles> {
   const topics = content.topics.map(({ html: _html, ...topic }) => ({ ...topic, html: '' }) satisfies Topic);
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { topics, members: content.members, contentTypes: content.contentTypes.list } });
-    worker.once('message', (files: Map<string, string>) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: { topics, members: content.members, contentTypes: content.contentTypes.list, feeds } });
+    worker.once('message', (files: SideFiles) => {
       resolve(files);
       void worker.terminate();
     });
@@ -30,6 +64,14 @@ export function searchIndexInWorker(content: SiteContent): Promise<Map<string, s
   });
 }
 
+async function work(data: Parameters<typeof searchIndexFiles>[0] & { feeds: { siteTitle: string; siteRoot: string | undefined } }): Promise<SideFiles> {
+  const { siteTitle, siteRoot } = data.feeds;
+  return {
+    index: searchIndexFiles(data),
+    ...(siteRoot ? { feeds: { siteTitle, siteRoot, files: await tagFeedFiles(data.topics, { siteTitle, siteRoot }) } } : {}),
+  };
+}
+
 if (!isMainThread && parentPort && (workerData as { topics?: unknown })?.topics) {
-  parentPort.postMessage(searchIndexFiles(workerData as Parameters<typeof searchIndexFiles>[0]));
+  void work(workerData as Parameters<typeof work>[0]).then((files) => parentPort!.postMessage(files));
 }
