@@ -88,7 +88,9 @@ process.env.TAGSITE_CONTENT = content;
 handOverContent({ contentDir: content, excerptLength: options.excerptLength, content: loaded.content });
 // The search index and the tag feeds are made in a worker thread while Astro renders the pages
 // (and written when those are done).
-const sideFiles = sideFilesInWorker(loaded.content, { siteTitle: options.title, siteRoot: siteRootUrl(config.site as string | undefined, (config.base as string | undefined) ?? '/') });
+const siteRoot = siteRootUrl(config.site as string | undefined, (config.base as string | undefined) ?? '/');
+const previousFeeds = new Map([...reuse.previous].filter(([file]) => file.endsWith('/rss.xml')));
+const sideFiles = sideFilesInWorker(loaded.content, { siteTitle: options.title, siteRoot, previous: previousFeeds });
 sideFiles.catch(() => undefined); // a failure is reported where the files are written
 handOverSideFiles(sideFiles);
 

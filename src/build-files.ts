@@ -42,11 +42,12 @@ export async function writeBuildFiles(outDir: string, { siteRoot, siteTitle, pag
   const reuse = pageReuse();
   // The build script's worker thread wrote the feeds already, for this address and title.
   const handed = (await handedSideFiles())?.feeds;
-  const feeds = handed?.siteRoot === siteRoot && handed.siteTitle === siteTitle ? handed.files : await tagFeedFiles((await siteData()).topics, { siteTitle, siteRoot });
+  const feeds =
+    handed?.siteRoot === siteRoot && handed.siteTitle === siteTitle ? handed.files : await tagFeedFiles((await siteData()).topics, { siteTitle, siteRoot }, reuse?.previous);
   for (const { file, key, xml } of feeds) {
-    // A feed is reused from the previous build when what it is written from is the same.
+    // A feed is reused from the previous build when what it is written from is the same (it then has no XML).
     reuse?.next.set(file, key);
-    if (reuse?.previous.get(file) === key) reuse.reused.add(file);
+    if (xml === undefined) reuse!.reused.add(file);
     else write(outDir, file, xml, made);
   }
   // Pages only (their paths end in `/`): not feeds, data files or the "not found" page.

@@ -94,7 +94,7 @@ describe('rebuilding into the same output folder', () => {
     const expected = await tagFeedFiles(records.topics, { siteTitle: 'Flowsmiths Community', siteRoot: 'https://flowsmiths.example/' });
     const written = new Map([...tree(site)].filter(([path]) => path.startsWith('tags/') && path.endsWith('/rss.xml')));
     expect([...written.keys()].sort()).toEqual(expected.map((feed) => feed.file).sort());
-    for (const { file, xml } of expected) expect(Buffer.from(written.get(file)!, 'latin1').toString('utf8'), file).toBe(xml);
+    for (const { file, xml } of expected) expect(Buffer.from(written.get(file)!, 'latin1').toString('utf8'), file).toBe(xml!);
   });
 
   it('writes the search index the worker thread built: the same files as building it in process', () => {

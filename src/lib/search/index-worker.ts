@@ -20,24 +20,25 @@ export function searchIndexFiles(content: Pick<SiteContent, 'topics' | 'members'
   return files;
 }
 
-/** A tag's feed as written into the site: its file, the key it is reused by, its XML. */
+/** A tag's feed as written into the site: its file, the key it is reused by, its XML (none when `unchanged`). */
 export interface FeedFile {
   file: string;
   key: string;
-  xml: string;
+  xml?: string;
 }
 
-/** Every tag's feed (`topics` in any order); the key is a digest of what the feed is written from. */
-export async function tagFeedFiles(topics: readonly Topic[], options: { siteTitle: string; siteRoot: string }): Promise<FeedFile[]> {
+/**
+ * Every tag's feed (`topics` in any order); the key is a digest of what the feed is written from.
+ * A feed whose key is the one in `previous` (the last build's) is not written again: no XML.
+ */
+export async function tagFeedFiles(topics: readonly Topic[], options: { siteTitle: string; siteRoot: string }, previous?: ReadonlyMap<string, string>): Promise<FeedFile[]> {
   const feeds: FeedFile[] = [];
   for (const [tag, tagged] of topicsByTag(topics)) {
     const channel = feedChannel(tagged, { ...options, tag });
-    feeds.push({
-      // The feed's address is percent-encoded (`/tags/%E6%97%A5…/rss.xml`); its file is not.
-      file: decodeURI(feedPath(tag)).slice(1),
-      key: createHash('sha1').update(JSON.stringify(channel)).digest('base64url'),
-      xml: await getRssString(channel),
-    });
+    // The feed's address is percent-encoded (`/tags/%E6%97%A5…/rss.xml`); its file is not.
+    const file = decodeURI(feedPath(tag)).slice(1);
+    const key = createHash('sha1').update(JSON.stringify(channel)).digest('base64url');
+    feeds.push(previous?.get(file) === key ? { file, key } : { file, key, xml: await getRssString(channel) });
   }
   return feeds;
 }
@@ -52,7 +53,7 @@ export interface SideFiles {
  * Starts building the index and the tag feeds in a worker thread; the topics are sent without
  * their HTML, which neither uses.
  */
-export function sideFilesInWorker(content: SiteContent, feeds: { siteTitle: string; siteRoot: string | undefined }): Promise<SideFiles> {
+export function sideFilesInWorker(content: SiteContent, feeds: { siteTitle: string; siteRoot: string | undefined; previous: ReadonlyMap<string, string> }): Promise<SideFiles> {
   const topics = content.topics.map(({ html: _html, ...topic }) => ({ ...topic, html: '' }) satisfies Topic);
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL(import.meta.url), { workerData: { topics, members: content.members, contentTypes: content.contentTypes.list, feeds } });
@@ -64,11 +65,11 @@ export function sideFilesInWorker(content: SiteContent, feeds: { siteTitle: stri
   });
 }
 
-async function work(data: Parameters<typeof searchIndexFiles>[0] & { feeds: { siteTitle: string; siteRoot: string | undefined } }): Promise<SideFiles> {
-  const { siteTitle, siteRoot } = data.feeds;
+async function work(data: Parameters<typeof searchIndexFiles>[0] & { feeds: Parameters<typeof sideFilesInWorker>[1] }): Promise<SideFiles> {
+  const { siteTitle, siteRoot, previous } = data.feeds;
   return {
     index: searchIndexFiles(data),
-    ...(siteRoot ? { feeds: { siteTitle, siteRoot, files: await tagFeedFiles(data.topics, { siteTitle, siteRoot }) } } : {}),
+    ...(siteRoot ? { feeds: { siteTitle, siteRoot, files: await tagFeedFiles(data.topics, { siteTitle, siteRoot }, previous) } } : {}),
   };
 }
 
