@@ -12,7 +12,7 @@ import { dirname, basename, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { loadContentInParallel } from '../src/lib/content.ts';
 import { handOverContent, handOverSideFiles } from '../src/lib/content-handoff.ts';
-import { sideFilesInWorker } from '../src/lib/search/index-worker.ts';
+import { sideFilesInWorker } from '../src/lib/side-files.ts';
 import { siteRootUrl } from '../src/lib/workflows.ts';
 import { startPageReuse } from '../src/lib/page-reuse.ts';
 import { carryOver, codeDigest, forgetPages, rememberedPosts, rememberPages, rememberPosts, reusablePages } from './page-cache.ts';

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { siteData } from './site-data.ts';
 import { searchFiles } from './search-files.ts';
 import { SITE_REQUIRED } from './lib/feeds.ts';
-import { tagFeedFiles } from './lib/search/index-worker.ts';
+import { tagFeedFiles } from './lib/side-files.ts';
 import { handedSideFiles } from './lib/content-handoff.ts';
 import { sitemapFiles } from './lib/sitemap.ts';
 import { ContentProblemsError } from './lib/problems.ts';

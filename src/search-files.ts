@@ -1,5 +1,5 @@
 import { perSite } from './site-data.ts';
-import { searchIndexFiles } from './lib/search/index-worker.ts';
+import { searchIndexFiles } from './lib/side-files.ts';
 import { handedSideFiles } from './lib/content-handoff.ts';
 
 const builtHere = perSite(({ topics, contentTypes, members }) => searchIndexFiles({ topics, members, contentTypes: [...contentTypes.values()] }));

@@ -1,6 +1,6 @@
 import { loadContent, type SiteContent } from './content.ts';
 import { ContentProblemsError } from './problems.ts';
-import type { SideFiles } from './search/index-worker.ts';
+import type { SideFiles } from './side-files.ts';
 
 // The validated content, shared by everything that runs in the build's process: `npm run build`
 // validates it before Astro starts and hands it over here, and the pages read it from here. It

@@ -1,9 +1,10 @@
 /**
  * Reusing unchanged pages between builds. Every page made by getStaticPaths, and every tag feed,
- * has a key that covers everything it shows (src/page-keys.ts, src/build-files.ts). `npm run build` remembers the keys of the last build of
- * the same content into the same output folder; when the site's code is unchanged too, a page whose
- * key is unchanged is not rendered again: its file is hard-linked from the previous output into the
- * new one (the new site is still swapped in whole, and no file of the previous one is ever written).
+ * has a key that covers everything it shows (src/page-keys.ts, src/lib/side-files.ts). `npm run build`
+ * remembers the keys of the last build of the same content into the same output folder; when the
+ * site's code is unchanged too, a page whose key is unchanged is not rendered again: its file is
+ * hard-linked from the previous output into the new one (the new site is still swapped in whole,
+ * and no file of the previous one is ever written).
  * The registry lives on a global because Astro loads the pages in a module graph of its own.
  */
 const KEY = Symbol.for('tagsite.page-reuse');

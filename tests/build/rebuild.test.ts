@@ -10,7 +10,7 @@ import { runScript, type ScriptResult } from '../helpers/cli.ts';
 import { copyOfSampleContent } from '../helpers/build.ts';
 import { editJson } from './fixture-copies.ts';
 import { loadContent } from '../../src/lib/content.ts';
-import { searchIndexFiles, tagFeedFiles } from '../../src/lib/search/index-worker.ts';
+import { searchIndexFiles, tagFeedFiles } from '../../src/lib/side-files.ts';
 
 const content = copyOfSampleContent('rebuild');
 const outputs = mkdtempSync(join(tmpdir(), 'tagsite-rebuild-'));

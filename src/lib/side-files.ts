@@ -3,14 +3,14 @@
  * (scripts/build.ts): at 100,000 topics half a minute of work that needs nothing Astro makes.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { buildSearchIndex } from './index-build.ts';
+import { buildSearchIndex } from './search/index-build.ts';
 import { createHash } from 'node:crypto';
 import { getRssString } from '@astrojs/rss';
-import { sortForListing, topicsByTag } from '../listing.ts';
-import { feedChannel, feedPath } from '../feeds.ts';
-import { memberRecords } from '../member-records.ts';
-import type { SiteContent } from '../content.ts';
-import type { Topic } from '../topics.ts';
+import { sortForListing, topicsByTag } from './listing.ts';
+import { feedChannel, feedPath } from './feeds.ts';
+import { memberRecords } from './member-records.ts';
+import type { SiteContent } from './content.ts';
+import type { Topic } from './topics.ts';
 
 /** Every file under /search-index/: the topic index and members.json. `topics` in any order. */
 export function searchIndexFiles(content: Pick<SiteContent, 'topics' | 'members'> & { contentTypes: SiteContent['contentTypes']['list'] }): Map<string, string> {
