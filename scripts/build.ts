@@ -15,7 +15,7 @@ import { handOverContent, handOverSideFiles } from '../src/lib/content-handoff.t
 import { sideFilesInWorker } from '../src/lib/side-files.ts';
 import { siteRootUrl } from '../src/lib/workflows.ts';
 import { startPageReuse } from '../src/lib/page-reuse.ts';
-import { carryOver, codeDigest, forgetPages, rememberedPosts, rememberPages, rememberPosts, reusablePages } from './page-cache.ts';
+import { carryOver, codeDigest, forgetPages, noteSource, pruneCaches, rememberedPosts, rememberPages, rememberPosts, reusablePages } from './page-cache.ts';
 import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from './project.ts';
 
 /** Old outputs of earlier builds that were still being deleted when their build ended. */
@@ -57,8 +57,12 @@ const outDir = resolve(root, (args.values.out as string | undefined) ?? (config.
 // first posts, and the keys of the pages of the last output (scripts/page-cache.ts), so that a
 // build after a small change renders only what it changed. A fixture's build never reuses pages
 // of the sample site's.
-const cacheDir = join(root, '.tagsite-build', 'cache', createHash('sha1').update(`${content}\0${outDir}`).digest('hex').slice(0, 16));
+const cacheRoot = join(root, '.tagsite-build', 'cache');
+const cacheDir = join(cacheRoot, createHash('sha1').update(`${content}\0${outDir}`).digest('hex').slice(0, 16));
 if (args.values.clean) rmSync(cacheDir, { recursive: true, force: true });
+// Caches of content folders that are gone (temporary ones, such as the tests') are deleted.
+pruneCaches(cacheRoot);
+noteSource(cacheDir, content);
 const code = codeDigest(root, process.env.TAGSITE_CONFIG ?? 'astro.config.mjs');
 
 phase('options read');

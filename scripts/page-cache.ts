@@ -98,3 +98,32 @@ export function rememberPosts(cacheDir: string, code: string, memory: RenderMemo
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(postsFile(cacheDir), serialize({ code, memory }));
 }
+
+const sourceFile = (cacheDir: string) => join(cacheDir, 'source.json');
+
+/** Notes which content folder a cache folder is for (so it can be pruned once that is gone). */
+export function noteSource(cacheDir: string, content: string): void {
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(sourceFile(cacheDir), JSON.stringify({ content }));
+}
+
+/**
+ * Deletes the cache folders under `cacheRoot` whose content folder no longer exists (builds of
+ * temporary folders, such as the tests', would otherwise pile up); returns how many.
+ */
+export function pruneCaches(cacheRoot: string): number {
+  if (!existsSync(cacheRoot)) return 0;
+  let pruned = 0;
+  for (const name of readdirSync(cacheRoot)) {
+    const dir = join(cacheRoot, name);
+    try {
+      const { content } = JSON.parse(readFileSync(sourceFile(dir), 'utf8')) as { content: string };
+      if (existsSync(content)) continue;
+    } catch {
+      // no source noted: a cache of an older tagsite, or half-written
+    }
+    rmSync(dir, { recursive: true, force: true });
+    pruned++;
+  }
+  return pruned;
+}
