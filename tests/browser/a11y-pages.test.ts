@@ -3,11 +3,11 @@
  * scheme and at phone and desktop widths: no serious or critical violation, scripts finished.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser } from 'playwright-core';
 import { buildSampleSite } from '../helpers/build.ts';
 import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
+import { seriousViolations } from '../helpers/axe.ts';
 import { PAGE_TYPES } from './page-types.ts';
 
 
@@ -23,15 +23,6 @@ afterAll(async () => {
   await browser?.close();
   await site?.close();
 });
-
-/** The serious and critical violations on the page as it is now, one line each (rule: elements). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations, passes } = await new AxeBuilder({ page }).analyze();
-  expect(passes.length, 'axe ran its rules').toBeGreaterThan(10);
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 describe.each([
   { scheme: 'light' as const, width: 1280 },

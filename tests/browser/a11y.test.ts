@@ -3,10 +3,10 @@
 // critical violations.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
 import { buildSampleSite } from '../helpers/build.ts';
 import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
+import { seriousViolations } from '../helpers/axe.ts';
 
 let browser: Browser;
 let site: StaticHost;
@@ -22,15 +22,6 @@ afterAll(async () => {
 });
 
 const done = (page: Page) => page.waitForSelector('[data-search-root][data-search-state="done"]');
-
-/** The serious and critical violations on the page as it is now, one line each (rule: elements). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations, passes } = await new AxeBuilder({ page }).analyze();
-  expect(passes.length, 'axe ran its rules').toBeGreaterThan(10);
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 describe('axe-core', () => {
   it('finds no serious or critical violation on /search/ with results', async () => {
