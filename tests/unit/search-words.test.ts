@@ -31,10 +31,15 @@ function readerOf(files: Map<string, string>): { read: IndexReader; reads: strin
   return { read, reads };
 }
 
+/** The index files of a site of `topics`, and its core.json. */
+function siteIndex(topics: Topic[]): { files: Map<string, string>; core: CoreFile } {
+  const files = buildSearchIndex(sortForListing(topics), CONTENT_TYPES);
+  return { files, core: JSON.parse(files.get('core.json')!) as CoreFile };
+}
+
 /** Runs a search with words over core.json; returns the slugs found, in order. */
 async function searchSite(topics: Topic[], query: SearchQuery, now: Date): Promise<string[]> {
-  const files = buildSearchIndex(sortForListing(topics), CONTENT_TYPES);
-  const core = JSON.parse(files.get('core.json')!) as CoreFile;
+  const { files, core } = siteIndex(topics);
   const index = decodeIndex(core);
   const words = await new WordMatcher(readerOf(files).read, core).match(query.q, query.in === 'titles');
   const result = runSearch(index, query, now, 1_000_000, words);
@@ -117,8 +122,7 @@ describe('words over /search/ (core.json, vocabulary and postings shards)', () =
   it('reads only the vocabulary shard of each word and the postings shards its terms live in, never display shards', async () => {
     await fc.assert(
       fc.asyncProperty(corpusArb, wordsQueryArb, async ({ topics }, q) => {
-        const files = buildSearchIndex(sortForListing(topics), CONTENT_TYPES);
-        const core = JSON.parse(files.get('core.json')!) as CoreFile;
+        const { files, core } = siteIndex(topics);
         const { read, reads } = readerOf(files);
         await new WordMatcher(read, core).match(q, false);
         const keys = new Set(terms(q).map((word) => word.codePointAt(0)!.toString(16)));
@@ -136,8 +140,7 @@ describe('the word index layout', () => {
   it("keeps every term in the postings shard its bounds name, in sorted runs", async () => {
     await fc.assert(
       fc.asyncProperty(corpusArb, async ({ topics }) => {
-        const files = buildSearchIndex(sortForListing(topics), CONTENT_TYPES);
-        const core = JSON.parse(files.get('core.json')!) as CoreFile;
+        const { files, core } = siteIndex(topics);
         expect([...core.postingBounds].sort()).toEqual(core.postingBounds);
         core.postingBounds.forEach((_, n) => {
           const shard = JSON.parse(files.get(`postings/${n}.json`)!) as PostingsFile;
@@ -151,8 +154,7 @@ describe('the word index layout', () => {
   it("prefetches, for words being typed, exactly each word's vocabulary shard and own postings shard", async () => {
     await fc.assert(
       fc.asyncProperty(corpusArb, wordsQueryArb, async ({ topics }, q) => {
-        const files = buildSearchIndex(sortForListing(topics), CONTENT_TYPES);
-        const core = JSON.parse(files.get('core.json')!) as CoreFile;
+        const { files, core } = siteIndex(topics);
         const { read, reads } = readerOf(files);
         new WordMatcher(read, core).prefetch(q);
         await new Promise((resolve) => setTimeout(resolve, 0));
