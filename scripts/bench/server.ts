@@ -4,7 +4,7 @@
  * is measured on what the page really fetched.
  */
 import { createServer, type Server } from 'node:http';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
@@ -39,9 +39,11 @@ export interface BenchHost {
 
 /**
  * Serves `root` at `/` (`/x/` → `x/index.html`, `/x` → `/x/` for folders) and each folder of
- * `mounts` at its prefix (such as `/__bench/`).
+ * `mounts` at its prefix (such as `/__bench/`). Files under the `precompressed` paths of `root`
+ * (files or folders) are compressed before the host starts, as a host or CDN that serves
+ * precompressed files has them ready: the search's latency does not include the host's gzip.
  */
-export async function serveBench(root: string, mounts: Record<string, string> = {}): Promise<BenchHost> {
+export async function serveBench(root: string, mounts: Record<string, string> = {}, precompressed: string[] = []): Promise<BenchHost> {
   const served: Served[] = [];
   // Files are read and compressed once: the host's own work stays out of the measurements.
   const cache = new Map<string, { raw: Buffer; gzip: Buffer }>();
@@ -53,6 +55,12 @@ export async function serveBench(root: string, mounts: Record<string, string> = 
     }
     return entry;
   };
+  const compressAll = (path: string): void => {
+    if (!existsSync(path)) return;
+    if (statSync(path).isDirectory()) for (const name of readdirSync(path)) compressAll(join(path, name));
+    else body(path);
+  };
+  for (const path of precompressed) compressAll(join(root, path));
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://host');
     let path: string;

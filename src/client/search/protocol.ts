@@ -3,9 +3,16 @@ import type { SearchQuery } from '../../lib/search/query.ts';
 /** Where the worker's data comes from: the whole site (core.json) or one tag's file. */
 export type IndexSource = { kind: 'site' } | { kind: 'tag'; slug: string };
 
+/** One search: the query, the moment its date presets count from, and the page size. */
+export interface SearchRequest {
+  query: SearchQuery;
+  now: number;
+  pageSize: number;
+}
+
 export type WorkerRequest =
   | { type: 'init'; indexUrl: string; source: IndexSource }
-  | { type: 'search'; id: number; query: SearchQuery; now: number; pageSize: number }
+  | ({ type: 'search'; id: number } & SearchRequest)
   /** Words being typed: their index files are fetched before the search asks for them. */
   | { type: 'prefetch'; q: string };
 
@@ -24,19 +31,19 @@ export interface Choices {
   types: Array<{ id: string; name: string; depth: number }>;
 }
 
+export interface SearchResults {
+  total: number;
+  pageNumber: number;
+  pages: number;
+  rows: ResultRow[];
+  facets: { tags: Array<[string, number]>; types: Array<[string, number]>; authors: Array<[string, number]> };
+  /** The whole search, index files loading included. */
+  ms: number;
+  /** runSearch alone: filters, word combination, sort, facets (no file loading). */
+  engineMs: number;
+}
+
 export type WorkerResponse =
   | { type: 'ready'; choices: Choices; count: number }
-  | {
-      type: 'results';
-      id: number;
-      total: number;
-      pageNumber: number;
-      pages: number;
-      rows: ResultRow[];
-      facets: { tags: Array<[string, number]>; types: Array<[string, number]>; authors: Array<[string, number]> };
-      /** The whole search, index files loading included. */
-      ms: number;
-      /** runSearch alone: filters, word combination, sort, facets (no file loading). */
-      engineMs: number;
-    }
+  | ({ type: 'results'; id: number } & SearchResults)
   | { type: 'error'; id?: number; message: string };

@@ -1,6 +1,73 @@
 import { EMPTY_QUERY, parseSearchParams, searchParamsOf, type SearchQuery } from '../../lib/search/query.ts';
 import { headingText, renderEntries, renderPagination, resultCountText, setText, type ListingOptions } from './render.ts';
-import type { Choices, IndexSource, WorkerRequest, WorkerResponse } from './protocol.ts';
+import type { Choices, IndexSource, SearchRequest, SearchResults, WorkerRequest, WorkerResponse } from './protocol.ts';
+import { Searcher } from './searcher.ts';
+
+/** Sites (or tags) up to this many topics run structured filters in the page's thread. */
+const IN_PAGE_MAX_TOPICS = 20_000;
+
+/** Where searches run: the page's own thread or the worker. */
+interface Backend {
+  /** What the form can offer, once the index is loaded. */
+  ready: Promise<Choices>;
+  search(request: SearchRequest): Promise<SearchResults>;
+  /** Words being typed: their index files load during the pause before the search. */
+  prefetchWords(q: string): void;
+}
+
+function pageBackend(config: SearchConfig): Backend {
+  const searcher = new Searcher(config.indexUrl);
+  let loaded = false;
+  const ready = searcher.init(config.source).then(({ choices }) => {
+    loaded = true;
+    return choices;
+  });
+  return {
+    ready,
+    // Once loaded, a search whose display rows are in memory finishes in this same task.
+    search: (request) => (loaded ? searcher.search(request) : ready.then(() => searcher.search(request))),
+    prefetchWords: (q) => searcher.prefetchWords(q),
+  };
+}
+
+function workerBackend(config: SearchConfig): Backend {
+  const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+  const pending = new Map<number, { resolve: (results: SearchResults) => void; reject: (error: Error) => void }>();
+  let next = 0;
+  let loaded = false;
+  const settle = (id: number) => {
+    const waiting = pending.get(id);
+    pending.delete(id);
+    return waiting;
+  };
+  const ready = new Promise<Choices>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
+      const message = event.data;
+      if (message.type === 'ready') {
+        loaded = true;
+        resolve(message.choices);
+      } else if (message.type === 'results') settle(message.id)?.resolve(message);
+      else if (message.id === undefined) reject(new Error(message.message));
+      else settle(message.id)?.reject(new Error(message.message));
+    };
+  });
+  const post = (request: WorkerRequest) => worker.postMessage(request);
+  post({ type: 'init', indexUrl: config.indexUrl, source: config.source });
+  return {
+    ready,
+    search: (request) =>
+      new Promise<SearchResults>((resolve, reject) => {
+        const id = ++next;
+        pending.set(id, { resolve, reject });
+        // The worker takes searches once its index is loaded.
+        if (loaded) post({ type: 'search', id, ...request });
+        else ready.then(() => post({ type: 'search', id, ...request }), reject);
+      }),
+    prefetchWords: (q) => {
+      if (loaded) post({ type: 'prefetch', q });
+    },
+  };
+}
 
 /** What the page tells the search (from data-* attributes on the search root). */
 interface SearchConfig extends ListingOptions {
@@ -57,6 +124,18 @@ function fillForm(form: HTMLFormElement, query: SearchQuery, keepTyped = true): 
   }
 }
 
+/** Runs `work` after the next frame is painted (or soon, where no frame comes: a hidden tab). */
+function afterPaint(work: () => void): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    work();
+  };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, 100);
+}
+
 function fillChoices(root: HTMLElement, choices: Choices): void {
   const option = (value: string, label = value) => Object.assign(document.createElement('option'), { value, textContent: label });
   root.querySelector('[data-tag-suggestions]')?.replaceChildren(...choices.tags.map((tag) => option(tag)));
@@ -81,31 +160,22 @@ export function startSearch(root: HTMLElement): void {
   let latest = 0;
   /** The search of the latest request: its results are the ones shown. */
   let latestQuery: SearchQuery = EMPTY_QUERY;
-  let worker: Worker | undefined;
-  let ready: Promise<void> | undefined;
-  let isReady = false;
-
-  // The worker and its data load on first need: a tag page costs nothing until the panel is used.
-  const ensureWorker = () =>
-    (ready ??= new Promise<void>((resolve, reject) => {
-      worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
-      worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
-        const message = event.data;
-        if (message.type === 'ready') {
-          choices = message.choices;
-          fillChoices(root, choices);
-          isReady = true;
-          resolve();
-        } else if (message.type === 'results') {
-          if (message.id === latest) showResults(message);
-        } else {
-          notes.textContent = `Search failed: ${message.message}`;
-          if (message.id === undefined) reject(new Error(message.message));
-        }
-      };
-      const init: WorkerRequest = { type: 'init', indexUrl: config.indexUrl, source: config.source };
-      worker.postMessage(init);
-    }));
+  // A small site's structured filters run in the page's own thread: a few milliseconds, and no
+  // thread hops. Words, and everything on big sites, run in the worker. Each loads on first need:
+  // a tag page costs nothing until its panel is used.
+  const inPage = Number(root.dataset.topics) <= IN_PAGE_MAX_TOPICS;
+  let pageSearch: Backend | undefined;
+  let workerSearch: Backend | undefined;
+  const onReady = (backend: Backend) => {
+    void backend.ready.then((offered) => {
+      if (choices) return;
+      choices = offered;
+      fillChoices(root, choices);
+    }, (error: Error) => (notes.textContent = `Search failed: ${error.message}`));
+    return backend;
+  };
+  const wordsBackend = () => (workerSearch ??= onReady(workerBackend(config)));
+  const backendFor = (query: SearchQuery) => (inPage && !query.q ? (pageSearch ??= onReady(pageBackend(config))) : wordsBackend());
 
   /** The search a query string describes (a tag page adds its own tag). */
   const queryOf = (params: URLSearchParams) => {
@@ -122,7 +192,7 @@ export function startSearch(root: HTMLElement): void {
   const isUnfiltered = (query: SearchQuery) =>
     searchParamsOf({ ...query, tags: [], sort: config.fixedTag && query.sort === 'updated' ? undefined : query.sort }).toString() === '';
 
-  function showResults(message: Extract<WorkerResponse, { type: 'results' }>) {
+  function showResults(message: SearchResults) {
     const query = latestQuery;
     setText(listing.querySelector('[data-search-heading]')!, headingText(query.tags, query.match, query.q));
     setText(listing.querySelector('[data-result-count]')!, resultCountText(message.total));
@@ -142,7 +212,7 @@ export function startSearch(root: HTMLElement): void {
 
   /** Facet groups, made once and then updated in place (only changed text is written). */
   const facetLists = new Map<string, HTMLElement>();
-  function renderFacets(counts: Extract<WorkerResponse, { type: 'results' }>['facets']) {
+  function renderFacets(counts: SearchResults['facets']) {
     if (facets.hidden) facets.hidden = false;
     type Group = [title: string, name: string, entries: Array<[string, number]>, label: (value: string) => string];
     const groups: Group[] = [
@@ -200,18 +270,42 @@ export function startSearch(root: HTMLElement): void {
   }
 
   /** Searches for `query` and shows it in the form; the worker gets the request before anything else is done. */
-  function run({ query, problems }: { query: SearchQuery; problems: string[] }) {
-    if (!(config.fixedTag && isUnfiltered(query) && root.dataset.searchState !== 'done')) {
+  /** Returns whether the search runs in the page's thread (then it finishes in this task). */
+  function run({ query, problems }: { query: SearchQuery; problems: string[] }): boolean {
+    const searches = !(config.fixedTag && isUnfiltered(query) && root.dataset.searchState !== 'done');
+    if (searches) {
       root.dataset.searchState = 'running';
-      const request: WorkerRequest = { type: 'search', id: ++latest, query, now: Date.now(), pageSize: config.pageSize };
+      const id = ++latest;
       latestQuery = query;
-      if (isReady) worker!.postMessage(request);
-      else void ensureWorker().then(() => request.id === latest && worker!.postMessage(request));
+      backendFor(query)
+        .search({ query, now: Date.now(), pageSize: config.pageSize })
+        .then(
+          (results) => id === latest && showResults(results),
+          (error: Error) => id === latest && (notes.textContent = `Search failed: ${error.message}`),
+        );
     } // else: the static listing is the answer
     if (problems.length > 0 || notes.childElementCount > 0) {
       notes.replaceChildren(...problems.map((text) => Object.assign(document.createElement('p'), { textContent: text })));
     }
     fillForm(form, query);
+    return searches && backendFor(query) === pageSearch;
+  }
+
+  // The history entry of a search in the page's thread is written once its results are painted
+  // (they come first); a worker's search leaves the page idle, so its entry is written meanwhile.
+  let pendingEntry: (() => void) | undefined;
+  const writePendingEntry = () => {
+    const write = pendingEntry;
+    pendingEntry = undefined;
+    write?.();
+  };
+  function writeEntry(url: string, mode: 'push' | 'replace', afterResults: boolean) {
+    writePendingEntry(); // entries keep the order of their searches
+    if (url === `${location.pathname}${location.search}`) return;
+    const write = () => history[mode === 'push' ? 'pushState' : 'replaceState'](null, '', url);
+    if (!afterResults) return write();
+    pendingEntry = write;
+    afterPaint(() => pendingEntry === write && writePendingEntry());
   }
 
   function navigate(params: URLSearchParams, mode: 'push' | 'replace') {
@@ -221,20 +315,21 @@ export function startSearch(root: HTMLElement): void {
       if (query.sort === 'updated') delete query.sort;
     }
     const search = searchParamsOf(query).toString();
-    // The search starts first; the history entry is written while the worker runs it.
-    run(queryOf(new URLSearchParams(search)));
-    const url = `${location.pathname}${search ? `?${search}` : ''}`;
-    if (url !== `${location.pathname}${location.search}`) history[mode === 'push' ? 'pushState' : 'replaceState'](null, '', url);
+    const inThisTask = run(queryOf(new URLSearchParams(search)));
+    writeEntry(`${location.pathname}${search ? `?${search}` : ''}`, mode, inThisTask);
   }
 
-  const currentRun = () => run(queryOf(new URLSearchParams(location.search)));
+  const currentRun = () => {
+    pendingEntry = undefined; // back or forward came first: that entry is no longer wanted
+    run(queryOf(new URLSearchParams(location.search)));
+  };
   let typing: ReturnType<typeof setTimeout> | undefined;
   let typedSinceCommit = false;
   form.addEventListener('input', (event) => {
     const target = event.target as HTMLInputElement;
     if (target instanceof HTMLSelectElement || target.type === 'date' || target.type === 'number') return;
     // The words' index files load during the pause before the search, not after it.
-    if (target.name === 'q' && isReady) worker!.postMessage({ type: 'prefetch', q: target.value } satisfies WorkerRequest);
+    if (target.name === 'q') wordsBackend().prefetchWords(target.value);
     clearTimeout(typing);
     // Typing replaces the current history entry; the first keystroke after a commit starts a new one.
     typing = setTimeout(() => {
@@ -274,6 +369,6 @@ export function startSearch(root: HTMLElement): void {
   root.hidden = false;
   for (const hidden of root.querySelectorAll<HTMLElement>('[data-needs-js]')) hidden.hidden = false;
   // Focusing the form prepares the index before the first filter is chosen.
-  form.addEventListener('focusin', () => void ensureWorker(), { once: true });
+  form.addEventListener('focusin', () => void backendFor(latestQuery), { once: true });
   currentRun();
 }

@@ -1,0 +1,172 @@
+// One search over the static index files, the same in the page's thread and in the worker: the
+// page runs small sites' structured filters itself (no thread hops) and words in the worker.
+import { decodeIndex, order, runSearch, type SearchIndex } from '../../lib/search/engine.ts';
+import type { CoreFile, DisplayRow, TagFile, WordsFile } from '../../lib/search/index-format.ts';
+import { WordMatcher } from '../../lib/search/word-match.ts';
+import type { Choices, IndexSource, ResultRow, SearchRequest, SearchResults } from './protocol.ts';
+
+/** Values per facet group sent to the page (it shows the first dozen). */
+const FACET_VALUES = 30;
+/** Tags and authors offered as suggestions while typing. */
+const SUGGESTIONS = 300;
+/**
+ * Sites up to this many topics get all their display rows fetched after the first search, in
+ * the background and one file at a time (about 1 MB gzip at 10,000 topics): a searching
+ * visitor's next results then wait for no file. Bigger sites fetch rows only as results need them.
+ */
+export const DISPLAY_PREFETCH_MAX_TOPICS = 20_000;
+
+function typeDepth(types: SearchIndex['types'], i: number): number {
+  let depth = 0;
+  for (let p = types[i]!.parent; p >= 0; p = types[p]!.parent) depth++;
+  return depth;
+}
+
+export class Searcher {
+  private readonly indexUrl: string;
+  private index: SearchIndex | undefined;
+  /** Word search, made on the first words: a tag page fetches words.json only then. */
+  private words: Promise<WordMatcher> | undefined;
+  private siteWords: WordsFile | undefined;
+  private displayShardSize = 0;
+  private inlineDisplay: DisplayRow[] | undefined;
+  private readonly displayShards = new Map<number, Promise<DisplayRow[]>>();
+  /** Display rows already fetched, for results that need not wait a turn of the event loop. */
+  private readonly displayRows = new Map<number, DisplayRow[]>();
+  private prefetchingDisplay = false;
+
+  constructor(indexUrl: string) {
+    this.indexUrl = indexUrl;
+  }
+
+  private async readJson<T>(path: string): Promise<T> {
+    const response = await fetch(`${this.indexUrl}${path}`);
+    if (!response.ok) throw new Error(`could not load ${path} (HTTP ${response.status})`);
+    return (await response.json()) as T;
+  }
+
+  private wordMatcher(): Promise<WordMatcher> {
+    return (this.words ??= (this.siteWords ? Promise.resolve(this.siteWords) : this.readJson<WordsFile>('words.json')).then(
+      (info) => new WordMatcher((path) => this.readJson(path), info),
+      (error: Error) => {
+        this.words = undefined; // tried again on the next search
+        throw error;
+      },
+    ));
+  }
+
+  private displayShard(n: number): Promise<DisplayRow[]> {
+    let shard = this.displayShards.get(n);
+    if (!shard) {
+      shard = this.readJson<DisplayRow[]>(`display/${n}.json`);
+      this.displayShards.set(n, shard);
+      shard.then(
+        (rows) => this.displayRows.set(n, rows),
+        () => this.displayShards.delete(n), // fetched again when next needed
+      );
+    }
+    return shard;
+  }
+
+  private async row(ordinal: number): Promise<DisplayRow> {
+    if (this.inlineDisplay) return this.inlineDisplay[ordinal]!;
+    const global = this.index!.global[ordinal]!;
+    const n = Math.floor(global / this.displayShardSize);
+    const rows = this.displayRows.get(n) ?? (await this.displayShard(n));
+    return rows[global % this.displayShardSize]!;
+  }
+
+  private async rowsOf(local: Uint32Array): Promise<ResultRow[]> {
+    const idx = this.index!;
+    const display = await Promise.all(Array.from(local, (ordinal) => this.row(ordinal)));
+    return display.map(([slug, title, excerpt], i) => {
+      const ordinal = local[i]!;
+      return { slug, title, excerpt, replies: idx.replies[ordinal]!, tags: idx.topicTags[ordinal]!.map((t) => idx.tagNames[t]!) };
+    });
+  }
+
+  /** Loads the index of a tag's page or of the whole site and says what the form can offer. */
+  async init(source: IndexSource): Promise<{ count: number; choices: Choices }> {
+    const file = source.kind === 'tag' ? await this.readJson<TagFile>(`tags/${source.slug}.json`) : await this.readJson<CoreFile>('core.json');
+    const index = decodeIndex(file);
+    this.index = index;
+    this.inlineDisplay = 'display' in file ? file.display : undefined;
+    this.displayShardSize = 'displayShardSize' in file ? file.displayShardSize : 0;
+    this.siteWords = 'postingBounds' in file ? { count: file.count, postingBounds: file.postingBounds, vocabKeys: file.vocabKeys } : undefined;
+    this.words = undefined;
+    // The sort orders are prepared while the visitor is still choosing filters, not during a search.
+    setTimeout(() => {
+      for (const sort of ['newest', 'replies', 'views']) order(index, sort);
+    }, 0);
+    return {
+      count: index.count,
+      choices: {
+        // Suggestions: the most used tags and the most active authors (thousands of options would
+        // slow every keystroke in the browser's own datalist code).
+        tags: index.tagNames.slice(0, SUGGESTIONS),
+        authors: index.authorNames
+          .map((name, i) => [name, index.authorPostings[i]!.length] as const)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, SUGGESTIONS)
+          .map(([name]) => name)
+          .sort((a, b) => a.localeCompare(b)),
+        types: index.types.map((type, i) => ({ id: type.id, name: type.name, depth: typeDepth(index.types, i) })),
+      },
+    };
+  }
+
+  async search(request: SearchRequest): Promise<SearchResults> {
+    const started = performance.now();
+    const idx = this.index!;
+    const matches = request.query.q ? await (await this.wordMatcher()).match(request.query.q, request.query.in === 'titles') : undefined;
+    const engineStarted = performance.now();
+    const result = runSearch(idx, request.query, new Date(request.now), request.pageSize, matches);
+    const engineMs = performance.now() - engineStarted;
+    const rows = await this.rowsOf(result.page);
+    // Only the most frequent values are shown: sending every tag of 100,000 topics would cost more than the search.
+    const named = (map: Map<number, number>, names: (i: number) => string | undefined) =>
+      [...map]
+        .filter(([i]) => i >= 0)
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .slice(0, FACET_VALUES)
+        .map(([i, n]) => [names(i)!, n] as [string, number]);
+    // A forum's count includes its sub-forums: it is what choosing it would find.
+    const typeCounts = new Map<number, number>();
+    for (const [type, count] of result.facets.types) {
+      for (let t = type; t >= 0; t = idx.types[t]!.parent) typeCounts.set(t, (typeCounts.get(t) ?? 0) + count);
+    }
+    this.prefetchDisplay();
+    return {
+      total: result.total,
+      pageNumber: result.pageNumber,
+      pages: result.pages,
+      rows,
+      facets: {
+        tags: named(result.facets.tags, (i) => idx.tagNames[i]),
+        types: named(typeCounts, (i) => idx.types[i]?.id),
+        authors: named(result.facets.authors, (i) => idx.authorNames[i]),
+      },
+      ms: performance.now() - started,
+      engineMs,
+    };
+  }
+
+  /** Words being typed: their vocabulary and postings files are fetched before the search asks. */
+  prefetchWords(q: string): void {
+    // A prefetch that fails is only a lost head start: the search itself reports the error.
+    if (this.index) this.wordMatcher().then((matcher) => matcher.prefetch(q)).catch(() => undefined);
+  }
+
+  /** After the first search of a site small enough, its display rows, one file after another. */
+  private prefetchDisplay(): void {
+    if (this.prefetchingDisplay || this.inlineDisplay || this.index!.count > DISPLAY_PREFETCH_MAX_TOPICS) return;
+    this.prefetchingDisplay = true;
+    const shards = Math.ceil(this.index!.count / this.displayShardSize);
+    const next = async (n: number): Promise<void> => {
+      if (n >= shards) return;
+      await this.displayShard(n).catch(() => undefined);
+      setTimeout(() => void next(n + 1), 0);
+    };
+    setTimeout(() => void next(0), 0);
+  }
+}

@@ -1,0 +1,142 @@
+// Where /search/ runs its searches, in real Chromium on a generated 300-topic site (three display
+// files): a small site's structured filters in the page's own thread, words in a worker, every
+// search in the worker on a site too big for the page's thread; and, after the first search, the
+// display rows of a small site fetched in the background.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { buildSite } from '../helpers/build.ts';
+import { projectRoot } from '../helpers/cli.ts';
+import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
+import { launchChromium } from '../helpers/browser.ts';
+import { writeCorpus } from '../../scripts/bench/corpus.ts';
+import { loadContent, type SiteContent } from '../../src/lib/content.ts';
+import { parseSearchParams } from '../../src/lib/search/query.ts';
+import { decodeIndex, runSearch } from '../../src/lib/search/engine.ts';
+import type { CoreFile, DisplayRow } from '../../src/lib/search/index-format.ts';
+import { WordMatcher } from '../../src/lib/search/word-match.ts';
+import { oracleSearch } from '../search-oracle.ts';
+
+const NOW = new Date('2026-11-20T12:00:00Z');
+let contentDir: string;
+let content: SiteContent;
+let outDir: string;
+let site: StaticHost;
+let browser: Browser;
+
+beforeAll(async () => {
+  contentDir = mkdtempSync(join(tmpdir(), 'tagsite-threads-'));
+  writeCorpus(contentDir, { count: 300, seed: 'threads', end: '2026-11-15' });
+  const loaded = loadContent({ root: projectRoot, contentDir, excerptLength: 200 });
+  expect(loaded.problems).toEqual([]);
+  content = loaded.content;
+  ({ outDir } = await buildSite(contentDir));
+  site = await serveStatic(outDir);
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  rmSync(contentDir, { recursive: true, force: true });
+});
+
+/** Opens /search/ (with `topics` put in its data-topics, if given) and counts the workers it starts. */
+async function openSearch(search = '', topics?: number): Promise<{ page: Page; workers: () => number }> {
+  const page = await browser.newPage();
+  await page.clock.setFixedTime(NOW);
+  let workers = 0;
+  page.on('worker', () => workers++);
+  if (topics !== undefined) {
+    await page.route((url) => url.pathname === '/search/', async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace(/data-topics="\d+"/, `data-topics="${topics}"`);
+      expect(html).toContain(`data-topics="${topics}"`);
+      await route.fulfill({ response, body: html });
+    });
+  }
+  await page.goto(`${site.url}/search/${search}`);
+  await done(page);
+  return { page, workers: () => workers };
+}
+
+async function done(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-search-root]')?.dataset.searchState === 'done');
+}
+
+/** Submits the form with `field` set to `value` and waits for the URL to say it and the results to show. */
+async function filter(page: Page, field: string, value: string): Promise<void> {
+  await page.fill(`#search-${field}`, value);
+  await page.press(`#search-${field}`, 'Enter');
+  await page.waitForFunction(
+    ([name, want]) => new URL(location.href).searchParams.get(name!) === want && document.querySelector<HTMLElement>('[data-search-root]')?.dataset.searchState === 'done',
+    [field, value],
+  );
+}
+
+const shownSlugs = (page: Page) => page.$$eval('[data-results] [data-result]', (entries) => entries.map((entry) => entry.getAttribute('data-topic')));
+const pageSize = (page: Page) => page.$eval('[data-search-root]', (root) => Number((root as HTMLElement).dataset.pageSize));
+
+/** What the content says the page should list for its current URL (structured filters only). */
+async function oracleSlugs(page: Page): Promise<string[]> {
+  const { query } = parseSearchParams(new URL(page.url()).searchParams);
+  return oracleSearch(content.topics, content.contentTypes.list, query, NOW, await pageSize(page)).page.map((topic) => topic.slug);
+}
+
+/** The engine in Node on the built index, for a search with words. */
+async function engineSlugs(page: Page): Promise<string[]> {
+  const read = <T>(path: string) => JSON.parse(readFileSync(join(outDir, 'search-index', path), 'utf8')) as T;
+  const core = read<CoreFile>('core.json');
+  const index = decodeIndex(core);
+  const { query } = parseSearchParams(new URL(page.url()).searchParams);
+  const words = await new WordMatcher(async (path) => read(path), core).match(query.q, query.in === 'titles');
+  const result = runSearch(index, query, NOW, await pageSize(page), words);
+  return Array.from(result.page, (local) => {
+    const global = index.global[local]!;
+    return read<DisplayRow[]>(`display/${Math.floor(global / core.displayShardSize)}.json`)[global % core.displayShardSize]![0];
+  });
+}
+
+describe('where /search/ runs its searches', () => {
+  it("filters a small site in the page's own thread and starts a worker only for words", async () => {
+    const { page, workers } = await openSearch();
+    await filter(page, 'min_replies', '3');
+    expect(await shownSlugs(page)).toEqual(await oracleSlugs(page));
+    expect(workers(), 'no worker for structured filters').toBe(0);
+    const word = content.topics[0]!.title.split(' ')[0]!.toLowerCase();
+    await filter(page, 'q', word);
+    const found = await shownSlugs(page);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found).toEqual(await engineSlugs(page));
+    expect(workers(), 'words run in a worker, so typing never waits for them').toBe(1);
+    await page.close();
+  });
+
+  it('runs every search in the worker on a site too big for the page, with the same results', async () => {
+    const { page, workers } = await openSearch('?sort=views', 1_000_000);
+    expect(workers()).toBe(1);
+    expect(await shownSlugs(page)).toEqual(await oracleSlugs(page));
+    await filter(page, 'min_replies', '3');
+    expect(await shownSlugs(page)).toEqual(await oracleSlugs(page));
+    expect(workers()).toBe(1);
+    await page.close();
+  });
+});
+
+describe("a small site's display rows", () => {
+  it('are fetched in the background after the first search, each file once', async () => {
+    const files = readdirSync(join(outDir, 'search-index', 'display')).map((name) => `/search-index/display/${name}`);
+    expect(files.length).toBe(3);
+    const start = site.requests.length;
+    const { page } = await openSearch('?min_replies=1000000'); // no results: the search itself needs no row
+    const display = () => site.requests.slice(start).filter((path) => path.startsWith('/search-index/display/'));
+    await expect.poll(() => display().length).toBe(files.length);
+    expect([...display()].sort()).toEqual([...files].sort());
+    await filter(page, 'min_replies', '2');
+    expect(await shownSlugs(page)).toEqual(await oracleSlugs(page));
+    expect(display().length, 'the next results wait for no file').toBe(files.length);
+    await page.close();
+  });
+});
