@@ -324,7 +324,7 @@ describe('the filter panel of a tag page', () => {
     await page.close();
   });
 
-  it('searches words within the tag, fetching the site-wide words.json only once words are typed', async () => {
+  it("searches words within the tag, fetching the site-wide words.json and the tag's ordinals only once words are typed", async () => {
     const page = await openPage('/tags/api/');
     const start = site.requests.length;
     await page.click('details.filter-panel summary');
@@ -335,6 +335,7 @@ describe('the filter panel of a tag page', () => {
     expect(found.want.total).toBeGreaterThan(0);
     const index = site.requests.slice(start).filter((path) => path.startsWith('/search-index/'));
     expect(index).toContain('/search-index/words.json');
+    expect(index, "the tag's global ordinals come with words, not with its file").toContain('/search-index/tag-ordinals/api.json');
     expect(index).not.toContain('/search-index/core.json');
     await page.close();
   });

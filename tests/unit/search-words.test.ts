@@ -9,8 +9,8 @@ import { sortForListing } from '../../src/lib/listing.ts';
 import { tagSlug } from '../../src/lib/tags.ts';
 import { buildSearchIndex } from '../../src/lib/search/index-build.ts';
 import { plainText } from '../../src/lib/markdown.ts';
-import { decodeIndex, runSearch } from '../../src/lib/search/engine.ts';
-import type { CoreFile, DisplayRow, TagFile, WordsFile } from '../../src/lib/search/index-format.ts';
+import { decodeIndex, runSearch, withGlobalOrdinals } from '../../src/lib/search/engine.ts';
+import type { CoreFile, DisplayRow, TagFile, TagOrdinalsFile, WordsFile } from '../../src/lib/search/index-format.ts';
 import Fuse from 'fuse.js';
 import { WordMatcher, typoCandidates, type IndexReader } from '../../src/lib/search/word-match.ts';
 import { foldWord, postingsShard, terms } from '../../src/lib/search/words.ts';
@@ -192,7 +192,8 @@ describe("words on a tag page (the tag's own file)", () => {
       fc.asyncProperty(withTag, async ({ input: { corpus, query }, tag }) => {
         const files = buildSearchIndex(sortForListing(corpus.topics), CONTENT_TYPES);
         const file = JSON.parse(files.get(`tags/${tagSlug(tag)}.json`)!) as TagFile;
-        const index = decodeIndex(file);
+        const ordinals = JSON.parse(files.get(`tag-ordinals/${tagSlug(tag)}.json`)!) as TagOrdinalsFile;
+        const index = withGlobalOrdinals(decodeIndex(file), ordinals);
         const onTagPage: SearchQuery = { ...query, tags: [tag], match: 'any' };
         const words = await new WordMatcher(readerOf(files).read, JSON.parse(files.get('words.json')!) as WordsFile).match(query.q, query.in === 'titles');
         const result = runSearch(index, onTagPage, corpus.now, 1_000_000, words);

@@ -1,7 +1,7 @@
 // One search over the static index files, the same in the page's thread and in the worker: the
 // page runs small sites' structured filters itself (no thread hops) and words in the worker.
-import { decodeIndex, order, runSearch, type SearchIndex } from '../../lib/search/engine.ts';
-import type { CoreFile, DisplayRow, TagFile, WordsFile } from '../../lib/search/index-format.ts';
+import { decodeIndex, order, runSearch, withGlobalOrdinals, type SearchIndex } from '../../lib/search/engine.ts';
+import type { CoreFile, DisplayRow, TagFile, TagOrdinalsFile, WordsFile } from '../../lib/search/index-format.ts';
 import { WordMatcher } from '../../lib/search/word-match.ts';
 import type { Choices, IndexSource, ResultRow, SearchRequest, SearchResults } from './protocol.ts';
 
@@ -24,8 +24,12 @@ function typeDepth(types: SearchIndex['types'], i: number): number {
 
 export class Searcher {
   private readonly indexUrl: string;
+  private source: IndexSource = { kind: 'site' };
   private index: SearchIndex | undefined;
-  /** Word search, made on the first words: a tag page fetches words.json only then. */
+  /**
+   * Word search, made on the first words: a tag page fetches words.json and its tag's ordinals
+   * only then.
+   */
   private words: Promise<WordMatcher> | undefined;
   private siteWords: WordsFile | undefined;
   private displayShardSize = 0;
@@ -46,8 +50,14 @@ export class Searcher {
   }
 
   private wordMatcher(): Promise<WordMatcher> {
-    return (this.words ??= (this.siteWords ? Promise.resolve(this.siteWords) : this.readJson<WordsFile>('words.json')).then(
-      (info) => new WordMatcher((path) => this.readJson(path), info),
+    const { source } = this;
+    const tagOrdinals = source.kind === 'tag' && !this.index!.global ? this.readJson<TagOrdinalsFile>(`tag-ordinals/${source.slug}.json`) : undefined;
+    const info = this.siteWords ? Promise.resolve(this.siteWords) : this.readJson<WordsFile>('words.json');
+    return (this.words ??= Promise.all([info, tagOrdinals]).then(
+      ([info, ordinals]) => {
+        if (ordinals) withGlobalOrdinals(this.index!, ordinals);
+        return new WordMatcher((path) => this.readJson(path), info);
+      },
       (error: Error) => {
         this.words = undefined; // tried again on the next search
         throw error;
@@ -70,7 +80,7 @@ export class Searcher {
 
   private async row(ordinal: number): Promise<DisplayRow> {
     if (this.inlineDisplay) return this.inlineDisplay[ordinal]!;
-    const global = this.index!.global[ordinal]!;
+    const global = this.index!.global![ordinal]!;
     const n = Math.floor(global / this.displayShardSize);
     const rows = this.displayRows.get(n) ?? (await this.displayShard(n));
     return rows[global % this.displayShardSize]!;
@@ -87,6 +97,7 @@ export class Searcher {
 
   /** Loads the index of a tag's page or of the whole site and says what the form can offer. */
   async init(source: IndexSource): Promise<{ count: number; choices: Choices }> {
+    this.source = source;
     const file = source.kind === 'tag' ? await this.readJson<TagFile>(`tags/${source.slug}.json`) : await this.readJson<CoreFile>('core.json');
     const index = decodeIndex(file);
     this.index = index;

@@ -1,11 +1,14 @@
-import { deltaDecode, type Columns, type CoreFile, type IndexedType, type TagFile } from './index-format.ts';
+import { deltaDecode, type Columns, type CoreFile, type IndexedType, type TagFile, type TagOrdinalsFile } from './index-format.ts';
 import { dateBounds, effectiveSort, type SearchQuery } from './query.ts';
 
 /** The structured fields of a set of topics, decoded for fast filtering. Local ordinal = position here. */
 export interface SearchIndex {
   count: number;
-  /** Global ordinal (position in the site's listing order) of each local topic. */
-  global: Uint32Array;
+  /**
+   * Global ordinal (position in the site's listing order) of each local topic: what word postings
+   * name. A tag's index has none until given its tag-ordinals file (withGlobalOrdinals).
+   */
+  global?: Uint32Array;
   createdMs: Float64Array;
   updatedMs: Float64Array;
   replies: Uint32Array;
@@ -49,7 +52,20 @@ function postingsBy(count: number, groups: number, keysOf: (ordinal: number) => 
   return lists;
 }
 
+/** An index whose topics' global ordinals are known: the site's, or a tag's given its ordinals. */
+export type OrdinalIndex = SearchIndex & { global: Uint32Array };
+
+/** Gives a tag's index the global ordinals of its topics (its tag-ordinals file), for words. */
+export function withGlobalOrdinals(index: SearchIndex, ordinals: TagOrdinalsFile): OrdinalIndex {
+  const global = Uint32Array.from(deltaDecode(ordinals));
+  if (global.length !== index.count) throw new Error(`the tag's ordinals name ${global.length} topics, its index has ${index.count}`);
+  return Object.assign(index, { global });
+}
+
 /** Decodes core.json or a tag file into a SearchIndex, precomputing the postings filters start from. */
+export function decodeIndex(file: CoreFile): OrdinalIndex;
+export function decodeIndex(file: TagFile): SearchIndex;
+export function decodeIndex(file: CoreFile | TagFile): SearchIndex;
 export function decodeIndex(file: (CoreFile | TagFile) & Columns): SearchIndex {
   const count = file.replies.length;
   const updatedSeconds = deltaDecode(file.updated);
@@ -59,7 +75,7 @@ export function decodeIndex(file: (CoreFile | TagFile) & Columns): SearchIndex {
     updatedMs[i] = updatedSeconds[i]! * 1000;
     createdMs[i] = (updatedSeconds[i]! - file.age[i]!) * 1000;
   }
-  const global = 'ordinals' in file ? Uint32Array.from(deltaDecode(file.ordinals)) : Uint32Array.from({ length: count }, (_, i) => i);
+  const global = 'postingBounds' in file ? Uint32Array.from({ length: count }, (_, i) => i) : undefined;
   const author = Int32Array.from(file.author);
   const type = Int32Array.from(file.type);
   return {
@@ -163,16 +179,18 @@ export function structuredFilter(index: SearchIndex, query: SearchQuery, now: Da
 
 /** Keeps the candidates that match the words (`all` or `any` of them); their relevancy is indexed by local ordinal. */
 export function wordFilter(index: SearchIndex, candidates: Uint32Array, words: WordMatches, mode: 'all' | 'any'): { ordinals: Uint32Array; score: Float64Array } {
+  const { global } = index;
+  if (!global) throw new Error("words need the tag's global ordinals (withGlobalOrdinals)");
   const score = new Float64Array(index.count);
   const kept = new Uint32Array(candidates.length);
   let size = 0;
   for (let c = 0; c < candidates.length; c++) {
     const local = candidates[c]!;
-    const global = index.global[local]!;
+    const ordinal = global[local]!;
     let total = 0;
     let hits = 0;
     for (let w = 0; w < words.length; w++) {
-      const s = words[w]![global]!;
+      const s = words[w]![ordinal]!;
       if (s > 0) (total += s), hits++;
     }
     if (mode === 'all' ? hits === words.length && hits > 0 : hits > 0) {

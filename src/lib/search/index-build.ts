@@ -4,7 +4,7 @@ import { tagSlug } from '../tags.ts';
 import { terms, vocabKey } from './words.ts';
 import {
   INDEX_VERSION, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
-  type PostingsFile, type TagFile, type VocabFile, type WordsFile,
+  type PostingsFile, type TagFile, type TagOrdinalsFile, type VocabFile, type WordsFile,
 } from './index-format.ts';
 
 /**
@@ -124,7 +124,6 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
     const file: TagFile = {
       version: INDEX_VERSION,
       tag,
-      ordinals: deltaEncode(ordinals),
       tagNames: localTags,
       authorNames: localAuthors,
       types,
@@ -132,6 +131,7 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
       ...columnsOf(subset, new Map(localTags.map((t, i) => [t, i])), new Map(localAuthors.map((a, i) => [a, i])), typeIndex),
     };
     files.set(`tags/${tagSlug(tag)}.json`, JSON.stringify(file));
+    files.set(`tag-ordinals/${tagSlug(tag)}.json`, JSON.stringify(deltaEncode(ordinals) satisfies TagOrdinalsFile));
   }
   return files;
 }

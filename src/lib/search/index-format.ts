@@ -5,7 +5,7 @@
  * fetched as a query needs them.
  */
 
-export const INDEX_VERSION = 3;
+export const INDEX_VERSION = 4;
 
 /** One content type in the index; `parent` is the index of the parent forum or -1. */
 export interface IndexedType {
@@ -47,12 +47,13 @@ export interface CoreFile extends Columns {
 /** What a listing entry shows beyond the structured fields: [slug, title, excerpt]. */
 export type DisplayRow = [slug: string, title: string, excerpt: string];
 
-/** tags/<slug>.json: one tag's topics, self-contained, so a tag page loads only its own data. */
+/**
+ * tags/<slug>.json: one tag's topics, self-contained for structured filters, so a tag page loads
+ * only its own data, and nothing in it grows with the site.
+ */
 export interface TagFile extends Columns {
   version: number;
   tag: string;
-  /** Global ordinal of each topic, ascending (for word postings). */
-  ordinals: number[];
   tagNames: string[];
   authorNames: string[];
   types: IndexedType[];
@@ -70,6 +71,13 @@ export interface WordsFile {
   postingBounds: string[];
   vocabKeys: string[];
 }
+
+/**
+ * tag-ordinals/<slug>.json: the global ordinal of each of the tag's topics, ascending and
+ * delta-coded. Word postings name topics by global ordinal, so a tag page fetches it with words.json,
+ * only when words are typed (its numbers grow with the site).
+ */
+export type TagOrdinalsFile = number[];
 
 /** vocab/<key>.json: the terms starting with one character and their document frequency. */
 export interface VocabFile {
