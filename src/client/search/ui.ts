@@ -269,8 +269,10 @@ export function startSearch(root: HTMLElement): void {
     navigate(params, 'push');
   }
 
-  /** Searches for `query` and shows it in the form; the worker gets the request before anything else is done. */
-  /** Returns whether the search runs in the page's thread (then it finishes in this task). */
+  /**
+   * Searches for `query` (the search is asked for before anything else is done) and shows it in the
+   * form. Returns whether the search runs in the page's thread, where it finishes in this task.
+   */
   function run({ query, problems }: { query: SearchQuery; problems: string[] }): boolean {
     const searches = !(config.fixedTag && isUnfiltered(query) && root.dataset.searchState !== 'done');
     if (searches) {
