@@ -333,9 +333,14 @@ describe('the filter panel of a tag page', () => {
     await settled(page, { q: 'json' });
     const found = await expectResults(page, 'api');
     expect(found.want.total).toBeGreaterThan(0);
+    await page.fill('#search-q', 'clipboard');
+    await page.press('#search-q', 'Enter');
+    await settled(page, { q: 'clipboard' });
+    await expectResults(page, 'api');
     const index = site.requests.slice(start).filter((path) => path.startsWith('/search-index/'));
-    expect(index).toContain('/search-index/words.json');
-    expect(index, "the tag's global ordinals come with words, not with its file").toContain('/search-index/tag-ordinals/api.json');
+    const fetched = (path: string) => index.filter((request) => request === path).length;
+    expect(fetched('/search-index/words.json'), 'once, for both searches').toBe(1);
+    expect(fetched('/search-index/tag-ordinals/api.json'), "the tag's global ordinals come with words, not with its file").toBe(1);
     expect(index).not.toContain('/search-index/core.json');
     await page.close();
   });

@@ -50,10 +50,11 @@ export class Searcher {
   }
 
   private wordMatcher(): Promise<WordMatcher> {
+    if (this.words) return this.words;
     const { source } = this;
-    const tagOrdinals = source.kind === 'tag' && !this.index!.global ? this.readJson<TagOrdinalsFile>(`tag-ordinals/${source.slug}.json`) : undefined;
     const info = this.siteWords ? Promise.resolve(this.siteWords) : this.readJson<WordsFile>('words.json');
-    return (this.words ??= Promise.all([info, tagOrdinals]).then(
+    const ordinals = source.kind === 'tag' && !this.index!.global ? this.readJson<TagOrdinalsFile>(`tag-ordinals/${source.slug}.json`) : undefined;
+    this.words = Promise.all([info, ordinals]).then(
       ([info, ordinals]) => {
         if (ordinals) withGlobalOrdinals(this.index!, ordinals);
         return new WordMatcher((path) => this.readJson(path), info);
@@ -62,7 +63,8 @@ export class Searcher {
         this.words = undefined; // tried again on the next search
         throw error;
       },
-    ));
+    );
+    return this.words;
   }
 
   private displayShard(n: number): Promise<DisplayRow[]> {
