@@ -96,8 +96,9 @@ try {
 }
 
 console.log(`tagsite browser-search benchmark: seed '${seed}', ${queries} searches of each kind after a warm-up, Chromium ${chromium} headless, ${cpus().length} CPUs`);
-console.log('Times are per filter change through the page\'s own form: "compute" is the worker\'s data-search-ms, "submit→rendered" is');
-console.log('from the form submit to the results in the DOM and laid out. Bytes are gzip (zlib default level) of every response fetched.');
+console.log('Times are per filter change through the page\'s own form: "compute" is the search\'s data-search-ms (in the page\'s thread or the');
+console.log('worker), "submit→rendered" is from the form submit to the results in the DOM and laid out; each change starts after the last');
+console.log('results were painted. Bytes are gzip (zlib default level) of every response fetched.');
 console.log('Plain Fuse.js: one Fuse index over every record with keys title, body text, tags, author (ignoreLocation, threshold 0.34),');
 console.log('fuse.search(q) on the main thread, then the same structured filters, sort and page in plain JS.\n');
 console.log(table(all));

@@ -164,7 +164,8 @@ export function* corpusFiles(options: CorpusOptions): Generator<CorpusFile> {
   const authorOrder = random.shuffled(members);
   const authorRank = new Zipf(authorOrder.length, 1.0, 3);
   const tagsPerTopic: Array<readonly [number, number]> = [[3, 25], [4, 25], [5, 20], [6, 13], [7, 10], [8, 7]];
-  for (let n = 0; n < count; n++) {
+  const probes = count >= 100 ? PROBE_TOPICS : 0;
+  for (let n = 0; n < count - probes; n++) {
     const title = text.title();
     const slug = slugOf(title, n);
     const sharesWorkflow = n < 3 || random.chance(0.01);
@@ -199,6 +200,41 @@ export function* corpusFiles(options: CorpusOptions): Generator<CorpusFile> {
     }
     const words = Math.round(Math.min(600, Math.max(40, random.logNormal(Math.log(150), 0.35))));
     yield { path: `topics/${created.slice(0, 4)}/${slug}.md`, text: `---\n${lines.join('\n')}\n---\n${text.body(words)}\n` };
+  }
+  if (probes > 0) yield* probeTopics(seed, endMs, members.slice(0, 5), tags.slice(0, 40));
+}
+
+/** The tag of the probe topics (see probeTopics). */
+export const PROBE_TAG = 'weight-probe';
+const PROBE_TOPICS = 20;
+
+/**
+ * The last 20 topics of every corpus of 100 topics or more: the same files whatever the corpus's
+ * size (for one seed and end), all tagged PROBE_TAG. Their tag page holds the same topics in a
+ * 1,000- and a 100,000-topic site, so the bench compares what the site itself adds to a page as
+ * it grows. Authors and other tags come from what every corpus has: its first members and tags.
+ */
+function* probeTopics(seed: string, endMs: number, authors: string[], tags: string[]): Generator<CorpusFile> {
+  const random = new Random(`${seed}/probe`);
+  const text = new TextMaker(random, 2000);
+  for (let i = 0; i < PROBE_TOPICS; i++) {
+    const title = text.title();
+    const slug = `${PROBE_TAG}-${slugOf(title, i)}`;
+    const [field, place] = random.weighted(PLACES);
+    const others = new Set<string>();
+    for (const wanted = random.int(2, 7); others.size < wanted; ) others.add(random.pick(tags));
+    const created = isoSeconds(Math.floor((endMs - random.next() * 365 * DAY_MS) / 1000) * 1000);
+    const replies = random.chance(0.3) ? 0 : random.int(1, 30);
+    const lines = [
+      `title: ${yamlString(title)}`,
+      `author: ${yamlString(random.pick(authors))}`,
+      `created: ${created}`,
+      `${field}: ${place}`,
+      `tags: [${[PROBE_TAG, ...others].map(yamlString).join(', ')}]`,
+      `replies: ${replies}`,
+      `views: ${random.int(20, 3000) + replies * 10}`,
+    ];
+    yield { path: `topics/${created.slice(0, 4)}/${slug}.md`, text: `---\n${lines.join('\n')}\n---\n${text.body(random.int(100, 200))}\n` };
   }
 }
 

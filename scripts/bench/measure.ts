@@ -20,9 +20,13 @@ const QUERY_TIMEOUT_MS = 120_000;
 
 /**
  * Fills the page's search form from a query string and submits it, resolving when the page
- * reports `data-search-state="done"` again (runs inside the page).
+ * reports `data-search-state="done"` again (runs inside the page). It starts once the previous
+ * results are painted and the page has had a turn after that paint, as a visitor's next change
+ * comes after they saw the results: what the page defers until then (the history entry of the last
+ * search) is not counted in the next search.
  */
 async function submitInPage({ params, timeoutMs }: { params: string; timeoutMs: number }): Promise<Timing | { error: string }> {
+  await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted, 0)));
   const root = document.querySelector<HTMLElement>('[data-search-root]')!;
   const form = root.querySelector<HTMLFormElement>('[data-search-form]')!;
   const values = new URLSearchParams(params);

@@ -9,7 +9,7 @@ import { dateBounds, effectiveSort, parseSearchParams } from '../../src/lib/sear
 import { typeWithDescendants } from '../../src/lib/search/engine.ts';
 import type { CoreFile } from '../../src/lib/search/index-format.ts';
 import type { ResolvedOptions } from '../../src/lib/options.ts';
-import { writeCorpus } from './corpus.ts';
+import { PROBE_TAG, writeCorpus } from './corpus.ts';
 import { indexDifferences, realBuild, replaceSearchIndex, runBuild, searchIndexOf, siteSize, StepTimeout, writeShellCorpus } from './site.ts';
 import { serveBench } from './server.ts';
 import { bytesToFirstResult, fuseBaseline, searchTimings, tagPageBytes, type BaselineQuery } from './measure.ts';
@@ -33,18 +33,16 @@ export interface RunSettings {
 const seconds = (since: number) => (performance.now() - since) / 1000;
 
 /**
- * The tag with the most topics but at most `max`, then up to `group` tags with the topic count
- * closest to `near` (all with that same count): their mean weight compares sites of different
- * sizes without one tag's titles and excerpts deciding it.
+ * The tag with the most topics but at most `max`, then the probe tag, whose 20 topics are the same
+ * in every corpus (scripts/bench/corpus.ts): its page compares what the site adds as it grows.
  */
-function chooseTags(content: SiteContent, max: number, near: number, group: number): Array<{ tag: string; topics: number }> {
+function chooseTags(content: SiteContent, max: number): Array<{ tag: string; topics: number }> {
   const counts = new Map<string, number>();
   for (const topic of content.topics) for (const tag of topic.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
   const byCount = [...counts].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
-  const biggest = byCount.find(([, n]) => n <= max);
-  const closest = [...byCount].sort(([a, x], [b, y]) => Math.abs(x - near) - Math.abs(y - near) || (a < b ? -1 : 1));
-  const alike = closest.filter(([, n]) => n === closest[0]?.[1]).slice(0, group);
-  return [biggest, ...alike].filter((entry) => entry !== undefined).map(([tag, topics]) => ({ tag, topics }));
+  const biggest = byCount.find(([tag, n]) => n <= max && tag !== PROBE_TAG);
+  const probe = counts.has(PROBE_TAG) ? ([PROBE_TAG, counts.get(PROBE_TAG)!] as const) : undefined;
+  return [biggest, probe].filter((entry) => entry !== undefined).map(([tag, topics]) => ({ tag, topics }));
 }
 
 /** The plain Fuse.js page: every record with all its searchable fields, and Fuse.js itself. */
@@ -153,7 +151,7 @@ export async function runSize(size: number, settings: RunSettings): Promise<Size
   }
   figures.tags = new Set(content.topics.flatMap((topic) => topic.tags)).size;
   figures.authors = new Set(content.topics.map((topic) => topic.author)).size;
-  const chosen = chooseTags(content, 50, 20, 6);
+  const chosen = chooseTags(content, 50);
 
   started = performance.now();
   try {

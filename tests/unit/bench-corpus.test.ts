@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { corpusFiles, corpusShape, tagList, writeCorpus } from '../../scripts/bench/corpus.ts';
+import { PROBE_TAG, corpusFiles, corpusShape, tagList, writeCorpus } from '../../scripts/bench/corpus.ts';
 import { Random, Zipf } from '../../scripts/bench/random.ts';
 import { loadContent } from '../../src/lib/content.ts';
 import { formatProblem } from '../../src/lib/problems.ts';
@@ -63,6 +63,16 @@ describe('the benchmark corpus generator', () => {
     const created = content.topics.map((topic) => topic.createdMs);
     expect(Math.max(...created) - Math.min(...created)).toBeGreaterThan(3 * 365 * 86_400_000);
     expect(Math.max(...content.topics.map((topic) => topic.updatedMs))).toBeLessThanOrEqual(Date.parse('2026-11-01T00:00:00Z'));
+  });
+
+  it("ends every corpus of 100 topics or more with the same 20 probe topics, whatever its size", () => {
+    const probes = (count: number) => filesOf(count).filter((file) => file.path.includes(`/${PROBE_TAG}-`));
+    const small = probes(100);
+    expect(small).toHaveLength(20);
+    expect(probes(2000)).toEqual(small);
+    for (const file of small) expect(file.text).toMatch(new RegExp(`^tags: \\["${PROBE_TAG}", `, 'm'));
+    expect(filesOf(100).filter((file) => file.path.startsWith('topics/'))).toHaveLength(100);
+    expect(probes(99)).toEqual([]);
   });
 
   it('keeps tags distinct after normalising, and a small corpus\'s tags are a prefix of a big one\'s', () => {
