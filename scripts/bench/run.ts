@@ -10,7 +10,7 @@ import { typeWithDescendants } from '../../src/lib/search/engine.ts';
 import type { CoreFile } from '../../src/lib/search/index-format.ts';
 import type { ResolvedOptions } from '../../src/lib/options.ts';
 import { PROBE_TAG, writeCorpus } from './corpus.ts';
-import { indexDifferences, realBuild, replaceSearchIndex, runBuild, searchIndexOf, siteSize, StepTimeout, writeShellCorpus } from './site.ts';
+import { indexDifferences, realBuild, replacedOutputsGone, replaceSearchIndex, runBuild, searchIndexOf, siteSize, StepTimeout, writeShellCorpus } from './site.ts';
 import { serveBench } from './server.ts';
 import { bytesToFirstResult, fuseBaseline, searchTimings, tagPageBytes, type BaselineQuery } from './measure.ts';
 import { structuredQueries, wordQueries } from './queries.ts';
@@ -108,6 +108,7 @@ async function rebuildFigures(figures: SizeFigures, content: SiteContent, corpus
   figures.rebuild = { seconds: rebuild.seconds, peakRss: rebuild.peakRss };
   const page = readFileSync(join(siteDir, 'topics', topic.slug, 'index.html'), 'utf8');
   if (!page.includes('added for the rebuild benchmark')) figures.notes.push(`the rebuild did not update /topics/${topic.slug}/`);
+  if (!(await replacedOutputsGone(siteDir, settings.stepTimeoutMs))) figures.notes.push('the output the rebuild replaced was still being deleted during the next steps');
 
   settings.log(`${figures.size}: a broken topic among ${content.topics.length.toLocaleString('en')}`);
   const broken = content.topics[content.topics.length - 1]!;

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { buildSearchIndex } from '../../src/lib/search/index-build.ts';
 import { sortForListing } from '../../src/lib/listing.ts';
 import type { SiteContent } from '../../src/lib/content.ts';
@@ -151,4 +151,19 @@ export function siteSize(dir: string): { files: number; pages: number; bytes: nu
     bytes += statSync(join(entry.parentPath, entry.name)).size;
   }
   return { files, pages, bytes };
+}
+
+/**
+ * Waits (at most `timeoutMs`) until no replaced output beside `outDir` is left: a build deletes the
+ * output it replaced in a detached process after it ends, and the next measurement should not share
+ * the machine with that deletion.
+ */
+export async function replacedOutputsGone(outDir: string, timeoutMs: number): Promise<boolean> {
+  const prefix = `.${basename(outDir)}.building-`;
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    if (!readdirSync(dirname(outDir)).some((name) => name.startsWith(prefix))) return true;
+    if (performance.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

@@ -195,6 +195,44 @@ describe('/search/: each control', () => {
   });
 });
 
+describe('/search/: suggestions', () => {
+  const options = (page: Page, list: string) => page.$$eval(`#${list} option`, (found) => found.map((option) => (option as HTMLOptionElement).value));
+  /** Names by how often they occur, the most used first, then in code-point order. */
+  const byUse = (names: string[]) => {
+    const counts = new Map<string, number>();
+    for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+    return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([name]) => name);
+  };
+
+  it('offers the known tags starting with what is typed after the last comma, keeping the tags before it', async () => {
+    const page = await openPage('/search/');
+    const tags = byUse(content.topics.flatMap((topic) => topic.tags));
+    await page.click('#search-tags');
+    await expect.poll(() => options(page, 'search-tag-list')).toEqual(tags.slice(0, 12));
+    const first = tags.find((tag) => tag.length > 2)!;
+    await page.fill('#search-tags', first.slice(0, 2));
+    const starting = tags.filter((tag) => tag.toLowerCase().startsWith(first.slice(0, 2).toLowerCase()));
+    expect(await options(page, 'search-tag-list')).toEqual(starting.slice(0, 12));
+    const second = tags.find((tag) => tag !== first)!;
+    await page.fill('#search-tags', `${first},${second.slice(0, 1)}`);
+    const offered = await options(page, 'search-tag-list');
+    expect(offered).toContain(`${first}, ${second}`);
+    expect(offered.every((option) => option.startsWith(`${first}, ${second.slice(0, 1)}`))).toBe(true);
+    await page.close();
+  });
+
+  it('offers the known authors starting with what is typed, the most active first', async () => {
+    const page = await openPage('/search/');
+    const authors = byUse(content.topics.map((topic) => topic.author));
+    const typed = authors[0]!.slice(0, 1).toUpperCase();
+    await page.fill('#search-author', typed);
+    const offered = await options(page, 'search-author-list');
+    expect(offered[0]).toBe(authors[0]);
+    expect(offered).toEqual(authors.filter((author) => author.toLowerCase().startsWith(typed.toLowerCase())).slice(0, 12));
+    await page.close();
+  });
+});
+
 describe('/search/: the URL is the state', () => {
   it('combines filters, restores each step with back and forward, and reproduces them from a shared URL', async () => {
     const page = await openPage('/search/');

@@ -26,7 +26,9 @@ export interface ResultRow {
 }
 
 export interface Choices {
+  /** Every tag of the index, the most used first. */
   tags: string[];
+  /** Every author of the index, the most active first. */
   authors: string[];
   types: Array<{ id: string; name: string; depth: number }>;
 }

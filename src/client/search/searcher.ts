@@ -7,14 +7,20 @@ import type { Choices, IndexSource, ResultRow, SearchRequest, SearchResults } fr
 
 /** Values per facet group sent to the page (it shows the first dozen). */
 const FACET_VALUES = 30;
-/** Tags and authors offered as suggestions while typing. */
-const SUGGESTIONS = 300;
 /**
  * Sites up to this many topics get all their display rows fetched after the first search, in
  * the background and one file at a time (about 1 MB gzip at 10,000 topics): a searching
  * visitor's next results then wait for no file. Bigger sites fetch rows only as results need them.
  */
 export const DISPLAY_PREFETCH_MAX_TOPICS = 20_000;
+
+/** Names, the most used first (then in code-point order). */
+function byUse(names: readonly string[], postings: readonly Uint32Array[]): string[] {
+  return names
+    .map((name, i) => [name, postings[i]!.length] as const)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([name]) => name);
+}
 
 function typeDepth(types: SearchIndex['types'], i: number): number {
   let depth = 0;
@@ -114,15 +120,9 @@ export class Searcher {
     return {
       count: index.count,
       choices: {
-        // Suggestions: the most used tags and the most active authors (thousands of options would
-        // slow every keystroke in the browser's own datalist code).
-        tags: index.tagNames.slice(0, SUGGESTIONS),
-        authors: index.authorNames
-          .map((name, i) => [name, index.authorPostings[i]!.length] as const)
-          .sort((a, b) => b[1] - a[1])
-          .slice(0, SUGGESTIONS)
-          .map(([name]) => name)
-          .sort((a, b) => a.localeCompare(b)),
+        // Every tag and author, the most used first: the page suggests those starting with what is typed.
+        tags: byUse(index.tagNames, index.tagPostings),
+        authors: byUse(index.authorNames, index.authorPostings),
         types: index.types.map((type, i) => ({ id: type.id, name: type.name, depth: typeDepth(index.types, i) })),
       },
     };

@@ -136,10 +136,28 @@ function afterPaint(work: () => void): void {
   setTimeout(once, 100);
 }
 
+/** Names a tags or author field suggests at once: the most used of those that fit what is typed. */
+const SUGGESTIONS = 12;
+
+/**
+ * Puts into a field's datalist the known names that start with what is being typed (in a tags
+ * field, the tag after the last comma, with the tags before it kept in each suggestion). A dozen
+ * options at a time keep the browser's own datalist and form code quick on every keystroke.
+ */
+function suggest(input: HTMLInputElement, names: readonly string[], several: boolean): void {
+  const value = input.value;
+  const cut = several ? value.lastIndexOf(',') + 1 : 0;
+  const typed = value.slice(cut).trim().toLowerCase();
+  const kept = cut > 0 ? `${value.slice(0, cut).trimEnd()} ` : '';
+  const found: string[] = [];
+  for (let i = 0; i < names.length && found.length < SUGGESTIONS; i++) {
+    if (names[i]!.toLowerCase().startsWith(typed)) found.push(`${kept}${names[i]}`);
+  }
+  input.list?.replaceChildren(...found.map((name) => Object.assign(document.createElement('option'), { value: name })));
+}
+
 function fillChoices(root: HTMLElement, choices: Choices): void {
   const option = (value: string, label = value) => Object.assign(document.createElement('option'), { value, textContent: label });
-  root.querySelector('[data-tag-suggestions]')?.replaceChildren(...choices.tags.map((tag) => option(tag)));
-  root.querySelector('[data-author-suggestions]')?.replaceChildren(...choices.authors.map((author) => option(author)));
   const select = root.querySelector<HTMLSelectElement>('[data-type-select]');
   if (select) {
     const current = select.value;
@@ -171,6 +189,7 @@ export function startSearch(root: HTMLElement): void {
       if (choices) return;
       choices = offered;
       fillChoices(root, choices);
+      suggestFor(document.activeElement); // a field focused before the index was loaded
     }, (error: Error) => (notes.textContent = `Search failed: ${error.message}`));
     return backend;
   };
@@ -327,9 +346,16 @@ export function startSearch(root: HTMLElement): void {
   };
   let typing: ReturnType<typeof setTimeout> | undefined;
   let typedSinceCommit = false;
+  const suggestFor = (target: EventTarget | null) => {
+    if (!(target instanceof HTMLInputElement) || !choices) return;
+    if (target.name === 'tags') suggest(target, choices.tags, true);
+    else if (target.name === 'author') suggest(target, choices.authors, false);
+  };
+  form.addEventListener('focusin', (event) => suggestFor(event.target));
   form.addEventListener('input', (event) => {
     const target = event.target as HTMLInputElement;
     if (target instanceof HTMLSelectElement || target.type === 'date' || target.type === 'number') return;
+    suggestFor(target);
     // The words' index files load during the pause before the search, not after it.
     if (target.name === 'q') wordsBackend().prefetchWords(target.value);
     clearTimeout(typing);
