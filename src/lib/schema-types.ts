@@ -47,7 +47,7 @@ export interface TopicFrontMatter {
    */
   workflow?: {
     /**
-     * File name of the workflow, e.g. `Clipboard Cleaner.flowsmith`. Unique across topics.
+     * File name of the workflow, e.g. `Clipboard Cleaner.flowsmith`: no / or \, and not . or .. (no address can name those). Unique across topics.
      */
     file: string;
     /**
@@ -319,7 +319,7 @@ export interface WorkflowListItem {
    */
   'workflow-author-site': string;
   /**
-   * The workflow's file name (`workflow.file`), without / or \, unique across the list. Its backup download address is workflows.backupDownloadBase + this name URL-encoded.
+   * The workflow's file name (`workflow.file`), without / or \ and not . or .. (no address can name those), unique across the list. Its backup download address is workflows.backupDownloadBase + this name URL-encoded.
    */
   'workflow-file': string;
   /**

@@ -277,8 +277,12 @@ describe('workflow', () => {
     expect(onlyProblem(wf(`${ok}, description: ${'d'.repeat(101)}`))).toMatchObject({ field: 'workflow.description', message: expect.stringContaining('100') });
   });
 
-  it('file is a file name, not a path', () => {
+  it('file is a file name, not a path, and not . or .. (an address cannot name those)', () => {
     expect(onlyProblem(wf('file: "dir/A.flow", download: "https://example.com/a"')).field).toBe('workflow.file');
+    for (const dots of ['.', '..']) {
+      expect(onlyProblem(wf(`file: "${dots}", download: "https://example.com/a"`))).toMatchObject({ field: 'workflow.file', message: expect.stringContaining('not . or ..') });
+    }
+    expect(read({ workflow: '{ file: "...", download: "https://example.com/a" }' }).problems).toEqual([]);
   });
 
   it('has no other fields and must be an object', () => {
