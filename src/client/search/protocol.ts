@@ -46,6 +46,6 @@ export interface SearchResults {
 }
 
 export type WorkerResponse =
-  | { type: 'ready'; choices: Choices; count: number }
+  | { type: 'ready'; choices: Choices }
   | ({ type: 'results'; id: number } & SearchResults)
   | { type: 'error'; id?: number; message: string };

@@ -104,7 +104,7 @@ export class Searcher {
   }
 
   /** Loads the index of a tag's page or of the whole site and says what the form can offer. */
-  async init(source: IndexSource): Promise<{ count: number; choices: Choices }> {
+  async init(source: IndexSource): Promise<Choices> {
     this.source = source;
     const file = source.kind === 'tag' ? await this.readJson<TagFile>(`tags/${source.slug}.json`) : await this.readJson<CoreFile>('core.json');
     const index = decodeIndex(file);
@@ -118,13 +118,10 @@ export class Searcher {
       for (const sort of ['newest', 'replies', 'views']) order(index, sort);
     }, 0);
     return {
-      count: index.count,
-      choices: {
-        // Every tag and author, the most used first: the page suggests those starting with what is typed.
-        tags: byUse(index.tagNames, index.tagPostings),
-        authors: byUse(index.authorNames, index.authorPostings),
-        types: index.types.map((type, i) => ({ id: type.id, name: type.name, depth: typeDepth(index.types, i) })),
-      },
+      // Every tag and author, the most used first: the page suggests those starting with what is typed.
+      tags: byUse(index.tagNames, index.tagPostings),
+      authors: byUse(index.authorNames, index.authorPostings),
+      types: index.types.map((type, i) => ({ id: type.id, name: type.name, depth: typeDepth(index.types, i) })),
     };
   }
 

@@ -18,7 +18,7 @@ interface Backend {
 function pageBackend(config: SearchConfig): Backend {
   const searcher = new Searcher(config.indexUrl);
   let loaded = false;
-  const ready = searcher.init(config.source).then(({ choices }) => {
+  const ready = searcher.init(config.source).then((choices) => {
     loaded = true;
     return choices;
   });
@@ -294,11 +294,12 @@ export function startSearch(root: HTMLElement): void {
    */
   function run({ query, problems }: { query: SearchQuery; problems: string[] }): boolean {
     const searches = !(config.fixedTag && isUnfiltered(query) && root.dataset.searchState !== 'done');
-    if (searches) {
+    const backend = searches ? backendFor(query) : undefined;
+    if (backend) {
       root.dataset.searchState = 'running';
       const id = ++latest;
       latestQuery = query;
-      backendFor(query)
+      backend
         .search({ query, now: Date.now(), pageSize: config.pageSize })
         .then(
           (results) => id === latest && showResults(results),
@@ -309,7 +310,7 @@ export function startSearch(root: HTMLElement): void {
       notes.replaceChildren(...problems.map((text) => Object.assign(document.createElement('p'), { textContent: text })));
     }
     fillForm(form, query);
-    return searches && backendFor(query) === pageSearch;
+    return backend !== undefined && backend === pageSearch;
   }
 
   // The history entry of a search in the page's thread is written once its results are painted

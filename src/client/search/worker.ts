@@ -12,7 +12,7 @@ const post = (message: WorkerResponse) => self.postMessage(message);
 async function handle(request: WorkerRequest): Promise<void> {
   if (request.type === 'init') {
     searcher = new Searcher(request.indexUrl);
-    post({ type: 'ready', ...(await searcher.init(request.source)) });
+    post({ type: 'ready', choices: await searcher.init(request.source) });
   } else if (request.type === 'search') {
     const { id, ...search } = request;
     post({ type: 'results', id, ...(await searcher!.search(search)) });
