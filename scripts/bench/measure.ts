@@ -81,15 +81,35 @@ export async function searchTimings(browser: Browser, host: BenchHost, warmUp: s
 
 export type Transfer = ReturnType<typeof transferred>;
 
-/** Gzip bytes a fresh visitor's browser fetches for `path` until its first search result. */
+/**
+ * Records in the page when results are first shown (epoch ms, as the host stamps requests), from
+ * before any of the page's own scripts run.
+ */
+function markFirstResult(): void {
+  const observer = new MutationObserver(() => {
+    if (document.querySelector<HTMLElement>('[data-search-root]')?.dataset.searchState !== 'done') return;
+    (window as unknown as { firstResultAt: number }).firstResultAt = performance.timeOrigin + performance.now();
+    observer.disconnect();
+  });
+  observer.observe(document, { subtree: true, attributes: true, attributeFilter: ['data-search-state'] });
+}
+
+/**
+ * Gzip bytes a fresh visitor's browser fetches for `path` until its first search result: every
+ * response whose request reached the host before the results were shown. What the page fetches
+ * after that (a small site's display rows, in the background) is not part of it, however soon the
+ * harness gets to read the count.
+ */
 export async function bytesToFirstResult(browser: Browser, host: BenchHost, path: string): Promise<Transfer> {
   const context = await browser.newContext();
   try {
+    await context.addInitScript(markFirstResult);
     const page = await context.newPage();
     host.reset();
     await page.goto(`${host.url}${path}`);
     await waitForResults(page);
-    return transferred(host.served);
+    const shownAt = await page.evaluate(() => (window as unknown as { firstResultAt: number }).firstResultAt);
+    return transferred(host.served.filter((response) => response.at <= shownAt));
   } finally {
     await context.close();
   }

@@ -27,6 +27,8 @@ export interface Served {
   bytes: number;
   /** Body size gzipped (zlib.gzipSync, default level), whether or not the client asked for gzip. */
   gzipBytes: number;
+  /** When the request arrived (epoch milliseconds, sub-millisecond): comparable with a page's `performance.timeOrigin + performance.now()`. */
+  at: number;
 }
 
 export interface BenchHost {
@@ -62,6 +64,7 @@ export async function serveBench(root: string, mounts: Record<string, string> = 
   };
   for (const path of precompressed) compressAll(join(root, path));
   const server: Server = createServer((req, res) => {
+    const at = performance.timeOrigin + performance.now();
     const url = new URL(req.url ?? '/', 'http://host');
     let path: string;
     try {
@@ -80,7 +83,7 @@ export async function serveBench(root: string, mounts: Record<string, string> = 
     if (!inside.includes('..') && existsSync(file) && statSync(file).isDirectory()) {
       if (!path.endsWith('/')) {
         res.writeHead(301, { location: `${url.pathname}/${url.search}` }).end();
-        served.push({ path, status: 301, bytes: 0, gzipBytes: 0 });
+        served.push({ path, status: 301, bytes: 0, gzipBytes: 0, at });
         return;
       }
       file = join(file, 'index.html');
@@ -97,7 +100,7 @@ export async function serveBench(root: string, mounts: Record<string, string> = 
       'content-length': String(useGzip ? gzip.length : raw.length),
     });
     res.end(useGzip ? gzip : raw);
-    served.push({ path, status, bytes: raw.length, gzipBytes: gzip.length });
+    served.push({ path, status, bytes: raw.length, gzipBytes: gzip.length, at });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -125,6 +125,48 @@ describe('where /search/ runs its searches', () => {
   });
 });
 
+/**
+ * Submits `field` = `value` and returns the address at the moment the results were shown (read in
+ * the same task as the results) and once the search has settled.
+ */
+async function addressWhenShown(page: Page, field: string, value: string): Promise<{ atResults: string; settled: string }> {
+  const atResults = await page.evaluate(
+    ([name, value]) =>
+      new Promise<string>((resolve) => {
+        const root = document.querySelector<HTMLElement>('[data-search-root]')!;
+        const observer = new MutationObserver(() => {
+          if (root.dataset.searchState !== 'done') return;
+          observer.disconnect();
+          resolve(location.search);
+        });
+        observer.observe(root, { attributes: true, attributeFilter: ['data-search-state'] });
+        const input = document.querySelector<HTMLInputElement>(`#search-${name}`)!;
+        input.value = value!;
+        input.form!.requestSubmit();
+      }),
+    [field, value],
+  );
+  await page.waitForFunction(([name, want]) => new URL(location.href).searchParams.get(name!) === want, [field, value]);
+  return { atResults, settled: new URL(page.url()).search };
+}
+
+describe('the history entry of a search', () => {
+  it('is written after its results are shown, in the page thread and in the worker alike', async () => {
+    const { page, workers } = await openSearch('?min_replies=1');
+    const inPage = await addressWhenShown(page, 'min_replies', '2');
+    expect(workers()).toBe(0);
+    expect(inPage).toEqual({ atResults: '?min_replies=1', settled: '?min_replies=2' });
+    const word = content.topics[0]!.title.split(' ')[0]!.toLowerCase();
+    const inWorker = await addressWhenShown(page, 'q', word);
+    expect(workers()).toBe(1);
+    expect(inWorker).toEqual({ atResults: '?min_replies=2', settled: `?q=${encodeURIComponent(word)}&min_replies=2` });
+    await page.goBack();
+    await page.waitForFunction(() => location.search === '?min_replies=2' && document.querySelector<HTMLElement>('[data-search-root]')?.dataset.searchState === 'done');
+    expect(await shownSlugs(page)).toEqual(await oracleSlugs(page));
+    await page.close();
+  });
+});
+
 describe("a small site's display rows", () => {
   it('are fetched in the background after the first search, each file once', async () => {
     const files = readdirSync(join(outDir, 'search-index', 'display')).map((name) => `/search-index/display/${name}`);

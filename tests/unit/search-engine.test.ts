@@ -8,7 +8,7 @@ import type { Topic } from '../../src/lib/topics.ts';
 import { sortForListing } from '../../src/lib/listing.ts';
 import { tagSlug } from '../../src/lib/tags.ts';
 import { buildSearchIndex } from '../../src/lib/search/index-build.ts';
-import { decodeIndex, runSearch, withGlobalOrdinals, type SearchIndex, type SearchResult } from '../../src/lib/search/engine.ts';
+import { decodeIndex, runSearch, topCounts, withGlobalOrdinals, type SearchIndex, type SearchResult } from '../../src/lib/search/engine.ts';
 import type { CoreFile, DisplayRow, TagFile, TagOrdinalsFile } from '../../src/lib/search/index-format.ts';
 import { EMPTY_QUERY, type SearchQuery } from '../../src/lib/search/query.ts';
 import { oracleSearch, type OracleResult } from '../search-oracle.ts';
@@ -38,7 +38,7 @@ function expectSame(result: SearchResult, index: SearchIndex, slugOf: (local: nu
     pages: expected.pages,
   });
   expect(Array.from(result.page, slugOf)).toEqual(expected.page.map((topic) => topic.slug));
-  const named = (map: Map<number, number>, name: (i: number) => string) => new Map([...map].map(([i, n]) => [name(i), n]));
+  const named = (counts: Uint32Array, name: (i: number) => string) => new Map([...counts.entries()].filter(([, n]) => n > 0).map(([i, n]) => [name(i), n]));
   expect(named(result.facets.tags, (i) => index.tagNames[i]!)).toEqual(expected.facets.tags);
   expect(named(result.facets.types, (i) => index.types[i]!.id)).toEqual(expected.facets.types);
   expect(named(result.facets.authors, (i) => index.authorNames[i]!)).toEqual(expected.facets.authors);
@@ -124,6 +124,21 @@ describe("structured filters over a tag's own file (tag page panel)", () => {
         }
       }),
       { numRuns: 100 },
+    );
+  });
+});
+
+describe('topCounts (the facet values shown)', () => {
+  it('are the k most frequent values, ties in value order, as sorting every value would give', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 6 }), { maxLength: 80 }), fc.integer({ min: 1, max: 12 }), (counts, k) => {
+        const sorted = counts
+          .map((count, value) => [value, count] as [number, number])
+          .filter(([, count]) => count > 0)
+          .sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+        expect(topCounts(Uint32Array.from(counts), k)).toEqual(sorted.slice(0, k));
+      }),
+      { numRuns: 2000 },
     );
   });
 });
