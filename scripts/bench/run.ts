@@ -14,7 +14,7 @@ import { indexDifferences, realBuild, replacedOutputsGone, replaceSearchIndex, r
 import { serveBench } from './server.ts';
 import { bytesToFirstResult, fuseBaseline, searchTimings, tagPageBytes, type BaselineQuery } from './measure.ts';
 import { structuredQueries, wordQueries } from './queries.ts';
-import { WORDS_PAGE, type SizeFigures } from './report.ts';
+import { FILTERED_PAGE, WORDS_PAGE, type SizeFigures } from './report.ts';
 
 export interface RunSettings {
   project: string;
@@ -192,6 +192,7 @@ export async function runSize(size: number, settings: RunSettings): Promise<Size
   try {
     log(`${size}: bytes before the first result`);
     figures.search = await bytesToFirstResult(browser, host, '/search/');
+    figures.searchFiltered = await bytesToFirstResult(browser, host, FILTERED_PAGE);
     figures.searchWords = await bytesToFirstResult(browser, host, WORDS_PAGE);
     figures.tagPages = [];
     for (const { tag, topics } of chosen) {

@@ -35,6 +35,13 @@ export function searchHeadingText(tags: readonly string[], match: 'any' | 'all' 
   return `Showing results for tags ${list}`;
 }
 
+/** The heading of a search's results: names the tags (SPEC 4.1), else the words, else all topics. */
+export function searchResultsHeadingText(tags: readonly string[], match: 'any' | 'all', q: string): string {
+  if (tags.length > 0) return searchHeadingText(tags, match);
+  if (q) return `Showing results for '${q}'`;
+  return 'Showing all topics';
+}
+
 /** `3 replies`, `1 reply`. */
 export function repliesText(count: number): string {
   return `${count} ${count === 1 ? 'reply' : 'replies'}`;

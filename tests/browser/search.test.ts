@@ -195,6 +195,91 @@ describe('/search/: each control', () => {
   });
 });
 
+/** The facet groups shown: parameter → [value, button text]. */
+const shownFacets = (page: Page) =>
+  page.$$eval('[data-facets] [data-facet]', (groups) =>
+    groups.map((group): [string, Array<[string, string]>] => [
+      group.getAttribute('data-facet') ?? '',
+      [...group.querySelectorAll('[data-facet-value]')].map((button): [string, string] => [button.getAttribute('data-facet-value') ?? '', button.textContent ?? '']),
+    ]),
+  );
+
+describe('/search/ before any filter', () => {
+  it("lists every topic's first page and the site's counts in its HTML, and fetches the index only when the visitor filters", async () => {
+    const start = site.requests.length;
+    const page = await openPage('/search/');
+    await page.waitForLoadState('networkidle');
+    const index = () => site.requests.slice(start).filter((path) => path.startsWith('/search-index/'));
+    expect(index(), 'nothing fetched for the unfiltered listing').toEqual([]);
+    const { want, heading } = await expectResults(page);
+    expect(heading).toBe('Showing all topics');
+    expect(want.total).toBe(content.topics.length);
+    const all = want.facets!;
+    const facets = await shownFacets(page);
+    expect(facets.map(([name]) => name)).toEqual(['tags', 'type', 'author']);
+    for (const [name, values] of facets) {
+      const counts = name === 'tags' ? all.tags : name === 'author' ? all.authors : undefined;
+      expect(values.length, name).toBeGreaterThan(0);
+      for (const [value, text] of values) {
+        // A forum's count is what choosing it finds: its sub-forums' topics too.
+        const count = counts ? counts.get(value) : (await expected(`?type=${value}`)).total;
+        expect(text, `${name}=${value}`).toMatch(new RegExp(`\\(${count}\\)$`));
+      }
+      // The most frequent values are the ones shown.
+      if (counts) {
+        const fewest = Math.min(...values.map(([value]) => counts.get(value)!));
+        expect([...counts].filter(([value, n]) => n > fewest && !values.some(([shown]) => shown === value)), name).toEqual([]);
+      }
+    }
+    const choices = await page.$$eval('#search-type option', (options) => options.map((option) => (option as HTMLOptionElement).value));
+    expect(choices, 'every content type offered before the index is loaded').toEqual(['', ...content.contentTypes.list.map((type) => type.id)]);
+
+    const tag = facets[0]![1][0]![0];
+    await page.click(`[data-facet="tags"] [data-facet-value="${tag}"]`);
+    await settled(page, { tags: tag });
+    await expectResults(page);
+    expect(index()).toContain('/search-index/core.json');
+    // Back to no filter: the listing was replaced, so the search answers it now, the same way.
+    await page.goBack();
+    await page.waitForFunction(() => location.search === '' && document.querySelector('[data-search-heading]')?.textContent === 'Showing all topics');
+    expect((await expectResults(page)).slugs).toEqual(want.page.map((topic) => topic.slug));
+    expect(await shownFacets(page)).toEqual(facets);
+    await page.close();
+  });
+
+  it('keeps showing the static listing when cleared while the first search still waits for the index', async () => {
+    const page = await openPage('/search/');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/search-index/core.json', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.fill('#search-min_replies', '5');
+    await page.press('#search-min_replies', 'Enter');
+    await page.click('[data-clear]');
+    const start = site.requests.length;
+    release();
+    // The index arrives and the filtered search finishes (its last step asks for the display rows in
+    // the background): its results must not replace the answer shown.
+    await expect.poll(() => site.requests.slice(start).some((path) => path.startsWith('/search-index/display/'))).toBe(true);
+    const now = await expectResults(page);
+    expect(now.search).toBe('');
+    expect(now.want.total).toBe(content.topics.length);
+    await page.close();
+  });
+
+  it('pages on from the static listing in the page', async () => {
+    const page = await openPage('/search/');
+    await page.click('[data-pagination] a[rel="next"]');
+    await settled(page, { page: '2' });
+    const { slugs, want } = await expectResults(page);
+    expect(slugs).toHaveLength(Math.min(PAGE_SIZE, want.total - PAGE_SIZE));
+    expect(page.url()).toBe(`${site.url}/search/?page=2`);
+    await page.close();
+  });
+});
+
 describe('/search/: suggestions', () => {
   const options = (page: Page, list: string) => page.$$eval(`#${list} option`, (found) => found.map((option) => (option as HTMLOptionElement).value));
   /** Names by how often they occur, the most used first, then in code-point order. */
@@ -225,10 +310,11 @@ describe('/search/: suggestions', () => {
     const page = await openPage('/search/');
     const authors = byUse(content.topics.map((topic) => topic.author));
     const typed = authors[0]!.slice(0, 1).toUpperCase();
+    // The index loads when the field is focused: the suggestions follow it.
     await page.fill('#search-author', typed);
-    const offered = await options(page, 'search-author-list');
-    expect(offered[0]).toBe(authors[0]);
-    expect(offered).toEqual(authors.filter((author) => author.toLowerCase().startsWith(typed.toLowerCase())).slice(0, 12));
+    const want = authors.filter((author) => author.toLowerCase().startsWith(typed.toLowerCase())).slice(0, 12);
+    expect(want[0]).toBe(authors[0]);
+    await expect.poll(() => options(page, 'search-author-list')).toEqual(want);
     await page.close();
   });
 });
@@ -405,13 +491,16 @@ describe('without JavaScript', () => {
     await page.close();
   });
 
-  it('/search/ says search needs JavaScript and links to /tags/', async () => {
+  it('/search/ says search needs JavaScript and links to /tags/, listing the newest topics without pages it cannot show', async () => {
     const page = await openPage('/search/', noJs);
     const notice = page.locator('[data-no-js-notice]');
     expect(await notice.isVisible()).toBe(true);
     expect(await notice.textContent()).toMatch(/JavaScript/);
     expect(await notice.locator('a').getAttribute('href')).toBe('/tags/');
     expect(await page.locator('[data-search-form]').isVisible()).toBe(false);
+    await expectResults(page);
+    expect(content.topics.length).toBeGreaterThan(PAGE_SIZE);
+    expect(await page.locator('[data-pagination]').isVisible(), 'no link to ?page=2, which needs the search').toBe(false);
     await page.close();
   });
 });

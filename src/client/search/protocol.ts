@@ -1,4 +1,5 @@
 import type { SearchQuery } from '../../lib/search/query.ts';
+import type { NamedFacets, TypeChoice } from '../../lib/search/facets.ts';
 
 /** Where the worker's data comes from: the whole site (core.json) or one tag's file. */
 export type IndexSource = { kind: 'site' } | { kind: 'tag'; slug: string };
@@ -30,7 +31,7 @@ export interface Choices {
   tags: string[];
   /** Every author of the index, the most active first. */
   authors: string[];
-  types: Array<{ id: string; name: string; depth: number }>;
+  types: TypeChoice[];
 }
 
 export interface SearchResults {
@@ -38,7 +39,7 @@ export interface SearchResults {
   pageNumber: number;
   pages: number;
   rows: ResultRow[];
-  facets: { tags: Array<[string, number]>; types: Array<[string, number]>; authors: Array<[string, number]> };
+  facets: NamedFacets;
   /** The whole search, index files loading included. */
   ms: number;
   /** runSearch alone: filters, word combination, sort, facets (no file loading). */

@@ -1,4 +1,4 @@
-import { entryShowsTags, entryTags, repliesText, resultCountText, searchHeadingText } from '../../lib/listing.ts';
+import { entryShowsTags, entryTags, repliesText, resultCountText } from '../../lib/listing.ts';
 import { tagPath, topicPath, withBase } from '../../lib/urls.ts';
 import type { ResultRow } from './protocol.ts';
 
@@ -82,13 +82,6 @@ export function renderEntries(list: Element, template: HTMLTemplateElement, rows
     else list.append(renderEntry(template, row, options));
   });
   while (list.children.length > rows.length) list.lastElementChild!.remove();
-}
-
-/** The listing heading for a search: names the tags (SPEC 4.1), else the words. */
-export function headingText(tags: string[], match: 'any' | 'all', q: string): string {
-  if (tags.length > 0) return searchHeadingText(tags, match);
-  if (q) return `Showing results for '${q}'`;
-  return 'Showing all topics';
 }
 
 const paginationShown = new WeakMap<Element, string>();

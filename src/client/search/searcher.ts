@@ -1,16 +1,15 @@
 // One search over the static index files, the same in the page's thread and in the worker: the
 // page runs small sites' structured filters itself (no thread hops) and words in the worker.
-import { decodeIndex, order, runSearch, topCounts, withGlobalOrdinals, type SearchIndex } from '../../lib/search/engine.ts';
+import { decodeIndex, order, runSearch, withGlobalOrdinals, type SearchIndex } from '../../lib/search/engine.ts';
+import { FACETS_SHOWN, namedFacets, typeChoices } from '../../lib/search/facets.ts';
 import type { CoreFile, DisplayRow, TagFile, TagOrdinalsFile, WordsFile } from '../../lib/search/index-format.ts';
 import { WordMatcher } from '../../lib/search/word-match.ts';
 import type { Choices, IndexSource, ResultRow, SearchRequest, SearchResults } from './protocol.ts';
 
-/** Values per facet group sent to the page (it shows the first dozen). */
-const FACET_VALUES = 30;
 /**
- * Sites up to this many topics get all their display rows fetched after the first search, in
- * the background (about 1 MB gzip at 10,000 topics): a searching
- * visitor's next results then wait for no file. Bigger sites fetch rows only as results need them.
+ * Sites up to this many topics get all their display rows fetched after the first search, in the
+ * background (about 1 MB gzip at 10,000 topics): a searching visitor's next results then wait for
+ * no file. Bigger sites fetch rows only as results need them.
  */
 export const DISPLAY_PREFETCH_MAX_TOPICS = 20_000;
 /** Display files fetched at once in that background prefetch (browsers allow 6 connections a host over HTTP/1.1). */
@@ -22,12 +21,6 @@ function byUse(names: readonly string[], postings: readonly Uint32Array[]): stri
     .map((name, i) => [name, postings[i]!.length] as const)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .map(([name]) => name);
-}
-
-function typeDepth(types: SearchIndex['types'], i: number): number {
-  let depth = 0;
-  for (let p = types[i]!.parent; p >= 0; p = types[p]!.parent) depth++;
-  return depth;
 }
 
 export class Searcher {
@@ -123,7 +116,7 @@ export class Searcher {
       // Every tag and author, the most used first: the page suggests those starting with what is typed.
       tags: byUse(index.tagNames, index.tagPostings),
       authors: byUse(index.authorNames, index.authorPostings),
-      types: index.types.map((type, i) => ({ id: type.id, name: type.name, depth: typeDepth(index.types, i) })),
+      types: typeChoices(index.types),
     };
   }
 
@@ -135,25 +128,14 @@ export class Searcher {
     const result = runSearch(idx, request.query, new Date(request.now), request.pageSize, matches);
     const engineMs = performance.now() - engineStarted;
     const rows = await this.rowsOf(result.page);
-    // Only the most frequent values are shown: sending every tag of 100,000 topics would cost more than the search.
-    const named = (counts: Uint32Array, names: (i: number) => string | undefined) =>
-      topCounts(counts, FACET_VALUES).map(([i, n]) => [names(i)!, n] as [string, number]);
-    // A forum's count includes its sub-forums: it is what choosing it would find.
-    const typeCounts = new Uint32Array(idx.types.length);
-    result.facets.types.forEach((count, type) => {
-      for (let t = type; count > 0 && t >= 0; t = idx.types[t]!.parent) typeCounts[t]! += count;
-    });
     this.prefetchDisplay();
     return {
       total: result.total,
       pageNumber: result.pageNumber,
       pages: result.pages,
       rows,
-      facets: {
-        tags: named(result.facets.tags, (i) => idx.tagNames[i]),
-        types: named(typeCounts, (i) => idx.types[i]?.id),
-        authors: named(result.facets.authors, (i) => idx.authorNames[i]),
-      },
+      // Only the values shown are sent: every tag of 100,000 topics would cost more than the search.
+      facets: namedFacets(idx, result.facets, FACETS_SHOWN),
       ms: performance.now() - started,
       engineMs,
     };

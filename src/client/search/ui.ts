@@ -1,5 +1,7 @@
 import { EMPTY_QUERY, parseSearchParams, searchParamsOf, type SearchQuery } from '../../lib/search/query.ts';
-import { headingText, renderEntries, renderPagination, resultCountText, setText, type ListingOptions } from './render.ts';
+import { renderEntries, renderPagination, resultCountText, setText, type ListingOptions } from './render.ts';
+import { searchResultsHeadingText } from '../../lib/listing.ts';
+import { FACET_GROUPS, facetText } from '../../lib/search/facets.ts';
 import type { Choices, IndexSource, SearchRequest, SearchResults, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { Searcher } from './searcher.ts';
 
@@ -156,16 +158,6 @@ function suggest(input: HTMLInputElement, names: readonly string[], several: boo
   input.list?.replaceChildren(...found.map((name) => Object.assign(document.createElement('option'), { value: name })));
 }
 
-function fillChoices(root: HTMLElement, choices: Choices): void {
-  const option = (value: string, label = value) => Object.assign(document.createElement('option'), { value, textContent: label });
-  const select = root.querySelector<HTMLSelectElement>('[data-type-select]');
-  if (select) {
-    const current = select.value;
-    select.replaceChildren(option('', 'Any'), ...choices.types.map((type) => option(type.id, `${'\u00a0\u00a0'.repeat(type.depth)}${type.name}`)));
-    select.value = current;
-  }
-}
-
 /** Wires a search form, its worker and a listing: the URL is the state. */
 export function startSearch(root: HTMLElement): void {
   const config = readConfig(root);
@@ -188,7 +180,6 @@ export function startSearch(root: HTMLElement): void {
     void backend.ready.then((offered) => {
       if (choices) return;
       choices = offered;
-      fillChoices(root, choices);
       suggestFor(document.activeElement); // a field focused before the index was loaded
     }, (error: Error) => (notes.textContent = `Search failed: ${error.message}`));
     return backend;
@@ -207,13 +198,18 @@ export function startSearch(root: HTMLElement): void {
     return { query, problems };
   };
 
-  // A tag page's own order (sort=updated, set above) is not a filter: its static listing already shows it.
+  // A tag page's tag and its own order (sort=updated, set above) are not filters: its static listing shows them.
   const isUnfiltered = (query: SearchQuery) =>
-    searchParamsOf({ ...query, tags: [], sort: config.fixedTag && query.sort === 'updated' ? undefined : query.sort }).toString() === '';
+    searchParamsOf(config.fixedTag ? { ...query, tags: [], sort: query.sort === 'updated' ? undefined : query.sort } : query).toString() === '';
+  /**
+   * The page's own HTML lists what a search for nothing finds (a tag page's topics; on /search/,
+   * every topic) until the first search replaces it: that answer needs no index at all.
+   */
+  let staticListing = true;
 
   function showResults(message: SearchResults) {
     const query = latestQuery;
-    setText(listing.querySelector('[data-search-heading]')!, headingText(query.tags, query.match, query.q));
+    setText(listing.querySelector('[data-search-heading]')!, searchResultsHeadingText(query.tags, query.match, query.q));
     setText(listing.querySelector('[data-result-count]')!, resultCountText(message.total));
     renderEntries(listing.querySelector('[data-results]')!, template, message.rows, config);
     const nav = listing.querySelector<HTMLElement>('[data-pagination]')!;
@@ -224,38 +220,36 @@ export function startSearch(root: HTMLElement): void {
       return `?${params}`;
     });
     renderFacets(message.facets);
+    staticListing = false;
     root.dataset.searchState = 'done';
     root.dataset.searchMs = message.ms.toFixed(2);
     root.dataset.searchEngineMs = message.engineMs.toFixed(2);
   }
 
-  /** Facet groups, made once and then updated in place (only changed text is written). */
+  /** Facet groups, made once (or found in the page's HTML) and then updated in place: only changed text is written. */
   const facetLists = new Map<string, HTMLElement>();
+  const groups = FACET_GROUPS.filter((group) => !(config.fixedTag && group.param === 'tags'));
+  for (const box of facets.querySelectorAll<HTMLElement>('[data-facet]')) facetLists.set(box.dataset.facet!, box.querySelector('ul')!);
   function renderFacets(counts: SearchResults['facets']) {
     if (facets.hidden) facets.hidden = false;
-    type Group = [title: string, name: string, entries: Array<[string, number]>, label: (value: string) => string];
-    const groups: Group[] = [
-      ...(config.fixedTag ? [] : [['Tags', 'tags', counts.tags, (v: string) => v] satisfies Group]),
-      ['Content types', 'type', counts.types, (id) => choices?.types.find((type) => type.id === id)?.name ?? id],
-      ['Authors', 'author', counts.authors, (v) => v],
-    ];
+    const label = (param: string, value: string) => (param === 'type' ? (choices?.types.find((type) => type.id === value)?.name ?? value) : value);
     if (facetLists.size === 0) {
       facets.replaceChildren(
-        ...groups.map(([title, name]) => {
+        ...groups.map(({ title, param }) => {
           const box = document.createElement('section');
-          box.dataset.facet = name;
+          box.dataset.facet = param;
           const heading = document.createElement('h2');
           heading.textContent = title;
           const list = document.createElement('ul');
-          facetLists.set(name, list);
+          facetLists.set(param, list);
           box.append(heading, list);
           return box;
         }),
       );
     }
-    for (const [, name, entries, label] of groups) {
-      const list = facetLists.get(name)!;
-      const shown = entries.slice(0, 12);
+    for (const { param, counts: group } of groups) {
+      const list = facetLists.get(param)!;
+      const shown = counts[group];
       shown.forEach(([value, count], i) => {
         let button = list.children[i]?.firstElementChild as HTMLButtonElement | undefined;
         if (!button) {
@@ -266,7 +260,7 @@ export function startSearch(root: HTMLElement): void {
           list.append(item);
         }
         if (button.dataset.facetValue !== value) button.dataset.facetValue = value;
-        setText(button, `${label(value)} (${count})`);
+        setText(button, facetText(label(param, value), count));
       });
       while (list.children.length > shown.length) list.lastElementChild!.remove();
     }
@@ -293,12 +287,12 @@ export function startSearch(root: HTMLElement): void {
    * form. Resolves once its results are shown, failed, or were overtaken by a newer search.
    */
   function run({ query, problems }: { query: SearchQuery; problems: string[] }): Promise<void> {
-    const searches = !(config.fixedTag && isUnfiltered(query) && root.dataset.searchState !== 'done');
-    const backend = searches ? backendFor(query) : undefined;
-    let shown = Promise.resolve(); // else: the static listing is the answer
-    if (backend) {
+    const backend = staticListing && isUnfiltered(query) ? undefined : backendFor(query);
+    const id = ++latest; // a search still running for an earlier request is no longer shown
+    let shown = Promise.resolve();
+    if (!backend) root.dataset.searchState = 'done'; // the page's own listing is the answer
+    else {
       root.dataset.searchState = 'running';
-      const id = ++latest;
       latestQuery = query;
       shown = backend
         .search({ query, now: Date.now(), pageSize: config.pageSize })
@@ -389,8 +383,9 @@ export function startSearch(root: HTMLElement): void {
     navigate(new URLSearchParams(), 'push');
   });
   listing.addEventListener('click', (event) => {
+    // Pages of a search (and /search/'s own static ones) have `data-page`; a tag page's static pages are real pages.
     const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('[data-pagination] a[data-page]');
-    if (!link || root.dataset.searchState !== 'done') return;
+    if (!link) return;
     event.preventDefault();
     navigate(new URLSearchParams(link.search), 'push');
     listing.scrollIntoView({ block: 'start' });
@@ -398,7 +393,10 @@ export function startSearch(root: HTMLElement): void {
   window.addEventListener('popstate', currentRun);
   root.hidden = false;
   for (const hidden of root.querySelectorAll<HTMLElement>('[data-needs-js]')) hidden.hidden = false;
-  // Focusing the form prepares the index before the first filter is chosen.
-  form.addEventListener('focusin', () => void backendFor(latestQuery), { once: true });
+  // A visitor about to filter (focus in the search area, a pointer over the form or the counts)
+  // gets the index loading before the first filter is chosen.
+  const prepare = () => void backendFor(latestQuery);
+  root.addEventListener('focusin', prepare, { once: true });
+  for (const target of [form, facets]) target.addEventListener('pointerover', prepare, { once: true });
   currentRun();
 }

@@ -1,4 +1,4 @@
-import { deltaDecode, type Columns, type CoreFile, type IndexedType, type TagFile, type TagOrdinalsFile } from './index-format.ts';
+import { deltaDecode, type Columns, type CoreFile, type IndexedType, type StructuredCore, type TagFile, type TagOrdinalsFile } from './index-format.ts';
 import { dateBounds, effectiveSort, type SearchQuery } from './query.ts';
 
 /** The structured fields of a set of topics, decoded for fast filtering. Local ordinal = position here. */
@@ -65,8 +65,8 @@ export function withGlobalOrdinals(index: SearchIndex, ordinals: TagOrdinalsFile
 /** Decodes core.json or a tag file into a SearchIndex, precomputing the postings filters start from. */
 export function decodeIndex(file: CoreFile): OrdinalIndex;
 export function decodeIndex(file: TagFile): SearchIndex;
-export function decodeIndex(file: CoreFile | TagFile): SearchIndex;
-export function decodeIndex(file: (CoreFile | TagFile) & Columns): SearchIndex {
+export function decodeIndex(file: StructuredCore | TagFile): SearchIndex;
+export function decodeIndex(file: (StructuredCore | TagFile) & Columns): SearchIndex {
   const count = file.replies.length;
   const updatedSeconds = deltaDecode(file.updated);
   const updatedMs = new Float64Array(count);
@@ -228,25 +228,6 @@ export interface SearchResult {
   pages: number;
   /** Counts within the whole result set, indexed by tag id, content-type index and author id. */
   facets: { tags: Uint32Array; types: Uint32Array; authors: Uint32Array };
-}
-
-/**
- * The `k` most frequent values of a count array as [value, count], most frequent first and ties in
- * value order; values counted 0 are left out. One pass with a small sorted buffer: a facet shows a
- * dozen values of thousands, so sorting them all would be the search's costliest step.
- */
-export function topCounts(counts: ArrayLike<number>, k: number): Array<[number, number]> {
-  const top: Array<[number, number]> = [];
-  for (let value = 0; value < counts.length; value++) {
-    const count = counts[value]!;
-    // Values come in ascending order, so a count equal to the last kept one ranks after it.
-    if (count === 0 || (top.length === k && count <= top[k - 1]![1])) continue;
-    let at = top.length;
-    while (at > 0 && top[at - 1]![1] < count) at--;
-    top.splice(at, 0, [value, count]);
-    if (top.length > k) top.pop();
-  }
-  return top;
 }
 
 /** Runs a whole search: filters, words, sort, page, facets. `words` is required when the query has `q`. */

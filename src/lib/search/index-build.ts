@@ -4,7 +4,7 @@ import { tagSlug } from '../tags.ts';
 import { terms, vocabKey } from './words.ts';
 import {
   INDEX_VERSION, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
-  type PostingsFile, type TagFile, type TagOrdinalsFile, type VocabFile, type WordsFile,
+  type PostingsFile, type StructuredCore, type TagFile, type TagOrdinalsFile, type VocabFile, type WordsFile,
 } from './index-format.ts';
 
 /**
@@ -31,26 +31,43 @@ function columnsOf(topics: readonly Topic[], tagId: Map<string, number>, authorI
   };
 }
 
+/** The site's content types as the index lists them: in the site's order, each naming its parent forum. */
+export function indexedTypes(contentTypes: readonly ContentType[]): IndexedType[] {
+  const typeIndex = new Map(contentTypes.map((type, i) => [type.id, i]));
+  return contentTypes.map((type) => ({
+    id: type.id,
+    name: type.name,
+    group: type.group,
+    parent: type.path.length > 1 ? typeIndex.get(type.path.at(-2)!)! : -1,
+  }));
+}
+
+/** The structured part of core.json. `topics` must be in listing order (their index is their ordinal). */
+export function structuredCore(topics: readonly Topic[], contentTypes: readonly ContentType[]): StructuredCore {
+  // Tags by count (most used first) give the most used tags the shortest ids.
+  const tagCount = new Map<string, number>();
+  for (const topic of topics) for (const tag of topic.tags) tagCount.set(tag, (tagCount.get(tag) ?? 0) + 1);
+  const tagNames = [...tagCount.keys()].sort((a, b) => tagCount.get(b)! - tagCount.get(a)! || (a < b ? -1 : 1));
+  const authorNames = [...new Set(topics.map((topic) => topic.author))].sort();
+  const typeIndex = new Map(contentTypes.map((type, i) => [type.id, i]));
+  return {
+    count: topics.length,
+    tagNames,
+    authorNames,
+    types: indexedTypes(contentTypes),
+    ...columnsOf(topics, new Map(tagNames.map((tag, i) => [tag, i])), new Map(authorNames.map((author, i) => [author, i])), typeIndex),
+  };
+}
+
 /**
  * All files of the search index, by path under /search-index/. `topics` must be in listing order
  * (their index is their ordinal).
  */
 export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonly ContentType[]): Map<string, string> {
   const files = new Map<string, string>();
-  // Tags by count (most used first) give the most used tags the shortest ids.
-  const tagCount = new Map<string, number>();
-  for (const topic of topics) for (const tag of topic.tags) tagCount.set(tag, (tagCount.get(tag) ?? 0) + 1);
-  const tagNames = [...tagCount.keys()].sort((a, b) => tagCount.get(b)! - tagCount.get(a)! || (a < b ? -1 : 1));
-  const tagId = new Map(tagNames.map((tag, i) => [tag, i]));
-  const authorNames = [...new Set(topics.map((topic) => topic.author))].sort();
-  const authorId = new Map(authorNames.map((author, i) => [author, i]));
+  const structured = structuredCore(topics, contentTypes);
+  const { types } = structured;
   const typeIndex = new Map(contentTypes.map((type, i) => [type.id, i]));
-  const types: IndexedType[] = contentTypes.map((type) => ({
-    id: type.id,
-    name: type.name,
-    group: type.group,
-    parent: type.path.length > 1 ? typeIndex.get(type.path.at(-2)!)! : -1,
-  }));
 
   // Words: term → ordinals (ascending, since ordinals are visited in order).
   const postings = new Map<string, { all: number[]; title: number[] }>();
@@ -89,17 +106,7 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
   for (const [key, file] of vocab) files.set(`vocab/${key}.json`, JSON.stringify(file));
   shards.forEach((shard, n) => files.set(`postings/${n}.json`, JSON.stringify(shard)));
 
-  const core: CoreFile = {
-    version: INDEX_VERSION,
-    count: topics.length,
-    tagNames,
-    authorNames,
-    types,
-    displayShardSize: DISPLAY_SHARD_SIZE,
-    postingBounds,
-    vocabKeys,
-    ...columnsOf(topics, tagId, authorId, typeIndex),
-  };
+  const core: CoreFile = { version: INDEX_VERSION, displayShardSize: DISPLAY_SHARD_SIZE, postingBounds, vocabKeys, ...structured };
   files.set('core.json', JSON.stringify(core));
 
   const row = (topic: Topic): DisplayRow => [topic.slug, topic.title, topic.excerpt];

@@ -29,13 +29,19 @@ export interface Columns {
   tags: number[][];
 }
 
-/** core.json: everything structured filters need, for the whole site. */
-export interface CoreFile extends Columns {
-  version: number;
+/** What structured filters need for the whole site: names, content types and every topic's columns. */
+export interface StructuredCore extends Columns {
   count: number;
+  /** Tag names by id: the most used first, then A→Z. */
   tagNames: string[];
+  /** Author names by id, A→Z. */
   authorNames: string[];
   types: IndexedType[];
+}
+
+/** core.json: everything structured filters need, for the whole site, and where the rest is. */
+export interface CoreFile extends StructuredCore {
+  version: number;
   /** Topics per display shard (display/<n>.json). */
   displayShardSize: number;
   /** First term of each postings shard (postings/<n>.json); see PostingsFile. */
