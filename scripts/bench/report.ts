@@ -75,6 +75,9 @@ function speedUp(figures: SizeFigures): string {
   return `${r50.toFixed(0)}× / ${r95.toFixed(0)}×${check(r50 >= 5 && r95 >= 5)}`;
 }
 
+/** The latency and /search/ targets are set at 10,000 topics, so they hold for smaller sites too; bigger ones are reported only. */
+const targetAt = (f: SizeFigures, limit: number) => (f.size <= 10_000 ? limit : undefined);
+const bytesCheck = (f: SizeFigures, transfer: Transfer) => (f.size <= 10_000 ? check(transfer.total <= 300 * 1024) : '');
 const byKind = (transfer: Transfer) => ['html', 'css', 'js', 'json'].map((k) => kb(transfer.byKind[k] ?? 0).replace(' KB', '')).join(' / ');
 
 /** The whole table, as lines of text. */
@@ -92,10 +95,10 @@ export function table(all: SizeFigures[]): string {
     ['machine load average while measuring', (f) => (f.loadAverage ? f.loadAverage.map((n) => n.toFixed(1)).join(' → ') : '—'), ''],
     ['structured: compute p50 / p95', (f) => p50p95(f.structured?.map((t) => t.compute)), ''],
     ['structured: engine only p50 / p95', (f) => p50p95(f.structured?.map((t) => t.engine)), ''],
-    ['structured: submit→rendered p50 / p95', (f) => p50p95(f.structured?.map((t) => t.wall), 16), 'p95 ≤ 16 ms'],
+    ['structured: submit→rendered p50 / p95', (f) => p50p95(f.structured?.map((t) => t.wall), targetAt(f, 16)), 'p95 ≤ 16 ms'],
     ['words+filters: compute p50 / p95', (f) => p50p95(f.words?.map((t) => t.compute)), ''],
     ['words+filters: engine only p50 / p95', (f) => p50p95(f.words?.map((t) => t.engine)), ''],
-    ['words+filters: submit→rendered p50 / p95', (f) => p50p95(f.words?.map((t) => t.wall), 50), 'p95 ≤ 50 ms'],
+    ['words+filters: submit→rendered p50 / p95', (f) => p50p95(f.words?.map((t) => t.wall), targetAt(f, 50)), 'p95 ≤ 50 ms'],
     ['words again (files cached): compute', (f) => p50p95(f.wordsAgain?.map((t) => t.compute)), ''],
     ['plain Fuse.js: search+filter p50 / p95', (f) => (f.fuse ? `${p50p95(f.fuse.ms)}${f.fuse.ms.length < f.fuse.planned ? ` (${f.fuse.ms.length}/${f.fuse.planned} queries)` : ''}` : '—'), ''],
     ['plain Fuse.js: load JSON / build index', (f) => (f.fuse ? `${(f.fuse.loadMs / 1000).toFixed(1)} s / ${(f.fuse.indexMs / 1000).toFixed(1)} s` : '—'), ''],
@@ -119,9 +122,9 @@ export function table(all: SizeFigures[]): string {
       },
       'not above the 1,000-topic site',
     ],
-    ['/search/ before first result', (f) => (f.search ? `${kb(f.search.total)}${check(f.search.total <= 300 * 1024)}` : '—'), '≤ 300 KB gzip'],
+    ['/search/ before first result', (f) => (f.search ? `${kb(f.search.total)}${bytesCheck(f, f.search)}` : '—'), '≤ 300 KB gzip'],
     ['  html / css / js / json', (f) => (f.search ? byKind(f.search) : '—'), ''],
-    [`${FILTERED_PAGE} before first result`, (f) => (f.searchFiltered ? `${kb(f.searchFiltered.total)}${check(f.searchFiltered.total <= 300 * 1024)}` : '—'), '≤ 300 KB gzip'],
+    [`${FILTERED_PAGE} before first result`, (f) => (f.searchFiltered ? `${kb(f.searchFiltered.total)}${bytesCheck(f, f.searchFiltered)}` : '—'), '≤ 300 KB gzip'],
     ['  html / css / js / json', (f) => (f.searchFiltered ? byKind(f.searchFiltered) : '—'), ''],
     // Not a target: the 300 KB is for /search/ before its first result; words fetch what they need.
     [`${WORDS_PAGE} before first result`, (f) => (f.searchWords ? kb(f.searchWords.total) : '—'), ''],

@@ -2,11 +2,10 @@ import { EMPTY_QUERY, parseSearchParams, searchParamsOf, type SearchQuery } from
 import { renderEntries, renderPagination, resultCountText, setText, type ListingOptions } from './render.ts';
 import { searchResultsHeadingText } from '../../lib/listing.ts';
 import { FACET_GROUPS, facetText } from '../../lib/search/facets.ts';
+import { SMALL_SITE_MAX_TOPICS } from '../../lib/search/index-format.ts';
 import type { Choices, IndexSource, SearchRequest, SearchResults, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { Searcher } from './searcher.ts';
 
-/** Sites (or tags) up to this many topics run structured filters in the page's thread. */
-const IN_PAGE_MAX_TOPICS = 20_000;
 
 /** Where searches run: the page's own thread or the worker. */
 interface Backend {
@@ -173,7 +172,7 @@ export function startSearch(root: HTMLElement): void {
   // A small site's structured filters run in the page's own thread: a few milliseconds, and no
   // thread hops. Words, and everything on big sites, run in the worker. Each loads on first need:
   // a tag page costs nothing until its panel is used.
-  const inPage = Number(root.dataset.topics) <= IN_PAGE_MAX_TOPICS;
+  const inPage = Number(root.dataset.topics) <= SMALL_SITE_MAX_TOPICS;
   let pageSearch: Backend | undefined;
   let workerSearch: Backend | undefined;
   const onReady = (backend: Backend) => {

@@ -3,17 +3,10 @@ import type { ContentType } from '../content-types.ts';
 import { tagSlug } from '../tags.ts';
 import { terms, vocabKey } from './words.ts';
 import {
-  INDEX_VERSION, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
+  INDEX_VERSION, deltaEncode, displayShardSize, type Columns, type CoreFile, type DisplayRow, type IndexedType,
   type PostingsFile, type StructuredCore, type TagFile, type TagOrdinalsFile, type VocabFile, type WordsFile,
 } from './index-format.ts';
 
-/**
- * Topics per display shard (~14 KB gzip). Measured both ways: 32-topic shards halve the bytes of a
- * page whose results are spread over the site (sorted by views, or by relevancy), but repeated
- * searches then hit the browser's cache of shards far less often and the median filter change got
- * ten times slower; 128 keeps the common case fast.
- */
-export const DISPLAY_SHARD_SIZE = 128;
 /** Aim for about this many postings per postings shard. */
 const POSTINGS_PER_SHARD = 12_000;
 
@@ -106,12 +99,13 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
   for (const [key, file] of vocab) files.set(`vocab/${key}.json`, JSON.stringify(file));
   shards.forEach((shard, n) => files.set(`postings/${n}.json`, JSON.stringify(shard)));
 
-  const core: CoreFile = { version: INDEX_VERSION, displayShardSize: DISPLAY_SHARD_SIZE, postingBounds, vocabKeys, ...structured };
+  const shardSize = displayShardSize(topics.length);
+  const core: CoreFile = { version: INDEX_VERSION, displayShardSize: shardSize, postingBounds, vocabKeys, ...structured };
   files.set('core.json', JSON.stringify(core));
 
   const row = (topic: Topic): DisplayRow => [topic.slug, topic.title, topic.excerpt];
-  for (let start = 0; start < topics.length; start += DISPLAY_SHARD_SIZE) {
-    files.set(`display/${start / DISPLAY_SHARD_SIZE}.json`, JSON.stringify(topics.slice(start, start + DISPLAY_SHARD_SIZE).map(row)));
+  for (let start = 0; start < topics.length; start += shardSize) {
+    files.set(`display/${start / shardSize}.json`, JSON.stringify(topics.slice(start, start + shardSize).map(row)));
   }
 
   // One self-contained file per tag: its topics only, with local ids for tags, authors and types.
