@@ -211,6 +211,10 @@ describe('/search/ before any filter', () => {
     await page.waitForLoadState('networkidle');
     const index = () => site.requests.slice(start).filter((path) => path.startsWith('/search-index/'));
     expect(index(), 'nothing fetched for the unfiltered listing').toEqual([]);
+    await page.focus('[data-results] [data-title]');
+    await page.keyboard.press('Tab');
+    await page.waitForLoadState('networkidle');
+    expect(index(), 'nor for tabbing through it').toEqual([]);
     const { want, heading } = await expectResults(page);
     expect(heading).toBe('Showing all topics');
     expect(want.total).toBe(content.topics.length);

@@ -6,7 +6,6 @@ import { SMALL_SITE_MAX_TOPICS } from '../../lib/search/index-format.ts';
 import type { Choices, IndexSource, SearchRequest, SearchResults, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { Searcher } from './searcher.ts';
 
-
 /** Where searches run: the page's own thread or the worker. */
 interface Backend {
   /** What the form can offer, once the index is loaded. */
@@ -392,10 +391,11 @@ export function startSearch(root: HTMLElement): void {
   window.addEventListener('popstate', currentRun);
   root.hidden = false;
   for (const hidden of root.querySelectorAll<HTMLElement>('[data-needs-js]')) hidden.hidden = false;
-  // A visitor about to filter (focus in the search area, a pointer over the form or the counts)
-  // gets the index loading before the first filter is chosen.
+  // A visitor about to filter (focus in or a pointer over the form or the counts) gets the index
+  // loading before the first filter is chosen; reading or tabbing through the listing loads nothing.
   const prepare = () => void backendFor(latestQuery);
-  root.addEventListener('focusin', prepare, { once: true });
-  for (const target of [form, facets]) target.addEventListener('pointerover', prepare, { once: true });
+  for (const target of [form, facets]) {
+    for (const type of ['focusin', 'pointerover']) target.addEventListener(type, prepare, { once: true });
+  }
   currentRun();
 }
