@@ -4,6 +4,8 @@ import type { Member } from './lib/members.ts';
 import type { LinkRecord } from './lib/links.ts';
 import { sortForListing, topicsByTag } from './lib/listing.ts';
 import { heldContent } from './lib/content-handoff.ts';
+import { typeChoices } from './lib/search/facets.ts';
+import { indexedTypes } from './lib/search/index-build.ts';
 import type { SiteContent } from './lib/content.ts';
 
 /** The normalised records, read once per build and shared by every page. */
@@ -55,3 +57,6 @@ export function perSite<T>(make: (data: SiteData) => T): () => Promise<T> {
     return made.get(data)!;
   };
 }
+
+/** The content types as the search form offers them (every search area shows them). */
+export const typeChoicesOfSite = perSite(({ contentTypes }) => typeChoices(indexedTypes([...contentTypes.values()])));

@@ -230,7 +230,6 @@ export function startSearch(root: HTMLElement): void {
   for (const box of facets.querySelectorAll<HTMLElement>('[data-facet]')) facetLists.set(box.dataset.facet!, box.querySelector('ul')!);
   function renderFacets(counts: SearchResults['facets']) {
     if (facets.hidden) facets.hidden = false;
-    const label = (param: string, value: string) => (param === 'type' ? (choices?.types.find((type) => type.id === value)?.name ?? value) : value);
     if (facetLists.size === 0) {
       facets.replaceChildren(
         ...groups.map(({ title, param }) => {
@@ -258,7 +257,7 @@ export function startSearch(root: HTMLElement): void {
           list.append(item);
         }
         if (button.dataset.facetValue !== value) button.dataset.facetValue = value;
-        setText(button, facetText(label(param, value), count));
+        setText(button, facetText(param, value, count, choices?.types ?? []));
       });
       while (list.children.length > shown.length) list.lastElementChild!.remove();
     }

@@ -15,8 +15,9 @@ export const FACET_GROUPS = [
   { title: 'Authors', param: 'author', counts: 'authors' },
 ] as const;
 
-/** A facet button's text: the value's label and its count. */
-export function facetText(label: string, count: number): string {
+/** A facet button's text: the value (a content type by its name) and its count. */
+export function facetText(param: string, value: string, count: number, types: readonly TypeChoice[]): string {
+  const label = param === 'type' ? (types.find((type) => type.id === value)?.name ?? value) : value;
   return `${label} (${count})`;
 }
 

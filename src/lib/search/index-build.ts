@@ -24,9 +24,14 @@ function columnsOf(topics: readonly Topic[], tagId: Map<string, number>, authorI
   };
 }
 
+/** Content-type id → its index in the site's order (the index's type numbers). */
+function typeIndexOf(contentTypes: readonly ContentType[]): Map<string, number> {
+  return new Map(contentTypes.map((type, i) => [type.id, i]));
+}
+
 /** The site's content types as the index lists them: in the site's order, each naming its parent forum. */
 export function indexedTypes(contentTypes: readonly ContentType[]): IndexedType[] {
-  const typeIndex = new Map(contentTypes.map((type, i) => [type.id, i]));
+  const typeIndex = typeIndexOf(contentTypes);
   return contentTypes.map((type) => ({
     id: type.id,
     name: type.name,
@@ -42,13 +47,12 @@ export function structuredCore(topics: readonly Topic[], contentTypes: readonly 
   for (const topic of topics) for (const tag of topic.tags) tagCount.set(tag, (tagCount.get(tag) ?? 0) + 1);
   const tagNames = [...tagCount.keys()].sort((a, b) => tagCount.get(b)! - tagCount.get(a)! || (a < b ? -1 : 1));
   const authorNames = [...new Set(topics.map((topic) => topic.author))].sort();
-  const typeIndex = new Map(contentTypes.map((type, i) => [type.id, i]));
   return {
     count: topics.length,
     tagNames,
     authorNames,
     types: indexedTypes(contentTypes),
-    ...columnsOf(topics, new Map(tagNames.map((tag, i) => [tag, i])), new Map(authorNames.map((author, i) => [author, i])), typeIndex),
+    ...columnsOf(topics, new Map(tagNames.map((tag, i) => [tag, i])), new Map(authorNames.map((author, i) => [author, i])), typeIndexOf(contentTypes)),
   };
 }
 
@@ -60,7 +64,7 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
   const files = new Map<string, string>();
   const structured = structuredCore(topics, contentTypes);
   const { types } = structured;
-  const typeIndex = new Map(contentTypes.map((type, i) => [type.id, i]));
+  const typeIndex = typeIndexOf(contentTypes);
 
   // Words: term → ordinals (ascending, since ordinals are visited in order).
   const postings = new Map<string, { all: number[]; title: number[] }>();
