@@ -1,7 +1,7 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
-import tagsite from './src/integration.ts';
+import tagsite from './src/integration/index.ts';
 
 export default defineConfig({
   // The site's public address: used for absolute URLs (workflow list, feeds, canonical links).

@@ -7,12 +7,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { isProblem, parseJsonFile } from '../src/lib/json-file.ts';
-import { newLinkProblems, readLinks, type LinkRecord } from '../src/lib/links.ts';
-import { appendRecordText, argumentProblem, linkRecordFromArguments } from '../src/lib/link-records.ts';
-import { writeFileAtomic } from '../src/lib/atomic-file.ts';
-import { utcDay } from '../src/lib/dates.ts';
-import { contentDir, parseArgs, printProblems, projectRoot } from './project.ts';
+import { isProblem, parseJsonFile } from '../src/content/json-file.ts';
+import { newLinkProblems, readLinks, type LinkRecord } from '../src/content/links.ts';
+import { appendRecordText, argumentProblem, linkRecordFromArguments } from '../src/model/link-records.ts';
+import { writeFileAtomic } from '../src/cli/atomic-file.ts';
+import { utcDay } from '../src/content/dates.ts';
+import { contentDir, parseArgs, printProblems, projectRoot } from '../src/cli/project.ts';
 
 const COMMAND = 'add-link';
 const root = projectRoot();

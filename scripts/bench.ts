@@ -8,10 +8,10 @@
 import { mkdtempSync, readdirSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir, cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs, printProblems, projectOptions, projectRoot } from './project.ts';
+import { parseArgs, printProblems, projectOptions, projectRoot } from '../src/cli/project.ts';
 import { DEFAULT_END, DEFAULT_SEED, writeCorpus } from './bench/corpus.ts';
 import type { SizeFigures } from './bench/report.ts';
-import type { Problem } from '../src/lib/problems.ts';
+import type { Problem } from '../src/content/problems.ts';
 
 const root = projectRoot();
 const spec = {

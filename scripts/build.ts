@@ -10,13 +10,13 @@ import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from '
 import { spawn } from 'node:child_process';
 import { dirname, basename, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
-import { loadContentInParallel } from '../src/lib/content.ts';
-import { handOverContent, handOverSideFiles } from '../src/lib/content-handoff.ts';
-import { sideFilesInWorker } from '../src/lib/side-files.ts';
-import { siteRootUrl } from '../src/lib/workflows.ts';
-import { startPageReuse } from '../src/lib/page-reuse.ts';
-import { carryOver, codeDigest, forgetPages, noteSource, pruneCaches, rememberedPosts, rememberPages, rememberPosts, reusablePages } from './page-cache.ts';
-import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from './project.ts';
+import { loadContentInParallel } from '../src/content/load.ts';
+import { handOverContent, handOverSideFiles } from '../src/build/store.ts';
+import { sideFilesInWorker } from '../src/build/index-and-feeds.ts';
+import { siteRootUrl } from '../src/outputs/workflow-list.ts';
+import { startPageReuse } from '../src/build/page-reuse.ts';
+import { carryOver, codeDigest, forgetPages, noteSource, pruneCaches, rememberedPosts, rememberPages, rememberPosts, reusablePages } from '../src/build/cache.ts';
+import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from '../src/cli/project.ts';
 
 /** Old outputs of earlier builds that were still being deleted when their build ended. */
 function leftovers(outDir: string): string[] {

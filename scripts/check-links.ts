@@ -6,12 +6,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { isProblem, parseJsonFile } from '../src/lib/json-file.ts';
-import { readLinks } from '../src/lib/links.ts';
-import { formatProblem, type Problem } from '../src/lib/problems.ts';
-import { checkReport, isDomainName, judgeReply, linkDomains, lookupRequestUrl, redactKey, redactReport, reportTable } from '../src/lib/lookup.ts';
-import { askLookup, mapWithLimit } from '../src/lib/lookup-client.ts';
-import { contentDir, parseArgs, projectOptions, projectRoot } from './project.ts';
+import { isProblem, parseJsonFile } from '../src/content/json-file.ts';
+import { readLinks } from '../src/content/links.ts';
+import { formatProblem, type Problem } from '../src/content/problems.ts';
+import { checkReport, isDomainName, judgeReply, linkDomains, lookupRequestUrl, redactKey, redactReport, reportTable } from '../src/cli/lookup.ts';
+import { askLookup, mapWithLimit } from '../src/cli/lookup-client.ts';
+import { contentDir, parseArgs, projectOptions, projectRoot } from '../src/cli/project.ts';
 
 const COMMAND = 'check-links';
 /** At most this many requests at once: the lookup service is a shared, rate-limited API. */

@@ -1,11 +1,11 @@
 /**
- * Writes src/lib/schema-types.ts from the JSON Schemas in schemas/, so the
+ * Writes src/content/schema-types.ts from the JSON Schemas in schemas/, so the
  * TypeScript types are derived from the one definition of each format.
  * `npm run types` regenerates; a unit test fails when the file is stale.
  */
 import { writeFileSync } from 'node:fs';
 import { renderSchemaTypes } from './schema-types-source.ts';
 
-const target = new URL('../src/lib/schema-types.ts', import.meta.url);
+const target = new URL('../src/content/schema-types.ts', import.meta.url);
 writeFileSync(target, await renderSchemaTypes());
-console.log('wrote src/lib/schema-types.ts');
+console.log('wrote src/content/schema-types.ts');

@@ -7,14 +7,14 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { isProblem, parseJsonFile } from '../src/lib/json-file.ts';
-import { readContentTypes } from '../src/lib/content-types.ts';
-import { readTopic } from '../src/lib/topics.ts';
-import { utcDay } from '../src/lib/dates.ts';
-import { normaliseTag } from '../src/lib/tags.ts';
-import { argumentProblem, slugFromTitle, topicFileText, topicFolder, uniqueSlug } from '../src/lib/new-topic.ts';
-import type { Problem } from '../src/lib/problems.ts';
-import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from './project.ts';
+import { isProblem, parseJsonFile } from '../src/content/json-file.ts';
+import { readContentTypes } from '../src/content/content-types.ts';
+import { readTopic } from '../src/content/topics.ts';
+import { utcDay } from '../src/content/dates.ts';
+import { normaliseTag } from '../src/model/tags.ts';
+import { argumentProblem, slugFromTitle, topicFileText, topicFolder, uniqueSlug } from '../src/cli/new-topic.ts';
+import type { Problem } from '../src/content/problems.ts';
+import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from '../src/cli/project.ts';
 
 const COMMAND = 'new-topic';
 const SPEC = { title: 'string', forum: 'string', category: 'string', tags: 'string', author: 'string', slug: 'string', content: 'string' } as const;

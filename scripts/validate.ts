@@ -1,6 +1,6 @@
 /** `npm run validate [-- --content <dir>]`: checks the options and all content; prints every problem; exit 1 if any. */
-import { loadContent } from '../src/lib/content.ts';
-import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from './project.ts';
+import { loadContent } from '../src/content/load.ts';
+import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from '../src/cli/project.ts';
 
 const root = projectRoot();
 const args = parseArgs(process.argv.slice(2), { content: 'string' }, 'validate');

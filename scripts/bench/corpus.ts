@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { Random, Zipf } from './random.ts';
 import { TextMaker, rareWord } from './text.ts';
 import { FIRST_NAMES, GENERAL, TAGS, TECHNICAL } from './vocabulary.ts';
-import { normaliseTag } from '../../src/lib/tags.ts';
+import { normaliseTag } from '../../src/model/tags.ts';
 
 export const DEFAULT_SEED = 'tagsite';
 /** The corpus ends on a fixed day, so a seed always gives the same files (not "today"). */

@@ -3,7 +3,7 @@
  * dates and counts) with a seed: structured filters alone, and words (with typos) plus filters.
  * Each search is the query string a visitor's form would produce.
  */
-import { deltaDecode, type CoreFile } from '../../src/lib/search/index-format.ts';
+import { deltaDecode, type CoreFile } from '../../src/search/index-format.ts';
 import { Random } from './random.ts';
 import { GENERAL, TECHNICAL } from './vocabulary.ts';
 

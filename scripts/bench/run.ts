@@ -3,12 +3,12 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import type { Browser } from 'playwright-core';
-import { loadContent, type SiteContent } from '../../src/lib/content.ts';
-import { tagSlug } from '../../src/lib/tags.ts';
-import { dateBounds, effectiveSort, parseSearchParams } from '../../src/lib/search/query.ts';
-import { typeWithDescendants } from '../../src/lib/search/engine.ts';
-import type { CoreFile } from '../../src/lib/search/index-format.ts';
-import type { ResolvedOptions } from '../../src/lib/options.ts';
+import { loadContent, type SiteContent } from '../../src/content/load.ts';
+import { tagSlug } from '../../src/model/tags.ts';
+import { dateBounds, effectiveSort, parseSearchParams } from '../../src/search/query.ts';
+import { typeWithDescendants } from '../../src/search/engine.ts';
+import type { CoreFile } from '../../src/search/index-format.ts';
+import type { ResolvedOptions } from '../../src/integration/options.ts';
 import { PROBE_TAG, writeCorpus } from './corpus.ts';
 import { indexDifferences, realBuild, replacedOutputsGone, replaceSearchIndex, runBuild, searchIndexOf, siteSize, StepTimeout, writeShellCorpus } from './site.ts';
 import { serveBench } from './server.ts';

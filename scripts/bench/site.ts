@@ -7,9 +7,9 @@
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { buildSearchIndex } from '../../src/lib/search/index-build.ts';
-import { sortForListing } from '../../src/lib/listing.ts';
-import type { SiteContent } from '../../src/lib/content.ts';
+import { buildSearchIndex } from '../../src/search/index-build.ts';
+import { sortForListing } from '../../src/model/listing.ts';
+import type { SiteContent } from '../../src/content/load.ts';
 
 /** What the build needs from the project; node_modules is linked, not copied. */
 const PROJECT_PARTS = ['astro.config.mjs', 'package.json', 'tsconfig.json', 'src', 'schemas', 'scripts', 'public'];

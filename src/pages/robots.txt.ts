@@ -1,8 +1,8 @@
-/** /robots.txt: everything may be crawled; the sitemap (src/lib/sitemap.ts) says what there is. */
+/** /robots.txt: everything may be crawled; the sitemap (src/outputs/sitemap.ts) says what there is. */
 import type { APIRoute } from 'astro';
 import { base } from 'astro:config/client';
-import { siteRootUrl } from '../lib/workflows.ts';
-import { absoluteUrl } from '../lib/feeds.ts';
+import { siteRootUrl } from '../outputs/workflow-list.ts';
+import { absoluteUrl } from '../outputs/feeds.ts';
 
 export const GET: APIRoute = ({ site }) => {
   const siteRoot = siteRootUrl(site, base);

@@ -1,6 +1,6 @@
 /** /rss.xml: the newest topics of the whole site. */
 import type { APIRoute } from 'astro';
-import { siteData } from '../site-data.ts';
-import { feedResponse } from '../routes/feed-response.ts';
+import { siteData } from '../build/site-records.ts';
+import { feedResponse } from '../integration/routes/feed-response.ts';
 
 export const GET: APIRoute = async ({ site }) => feedResponse((await siteData()).topics, site);

@@ -8,8 +8,8 @@ import { buildSite } from '../helpers/build.ts';
 import { projectRoot } from '../helpers/cli.ts';
 import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
-import { loadContent, type SiteContent } from '../../src/lib/content.ts';
-import { tagPath, topicPath } from '../../src/lib/urls.ts';
+import { loadContent, type SiteContent } from '../../src/content/load.ts';
+import { tagPath, topicPath } from '../../src/model/urls.ts';
 
 const fixture = join(projectRoot, 'tests/fixtures/hostile');
 // As written in hostile-front-matter.md.

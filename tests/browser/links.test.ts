@@ -11,7 +11,7 @@ import { buildSite } from '../helpers/build.ts';
 import { projectRoot } from '../helpers/cli.ts';
 import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
-import type { LinkRecord } from '../../src/lib/links.ts';
+import type { LinkRecord } from '../../src/content/links.ts';
 
 const BASE = '/community';
 const hostile: LinkRecord = {

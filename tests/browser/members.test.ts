@@ -9,12 +9,12 @@ import { buildSite } from '../helpers/build.ts';
 import { projectRoot } from '../helpers/cli.ts';
 import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
-import { loadContent } from '../../src/lib/content.ts';
-import { projectOptions } from '../../scripts/project.ts';
-import { memberSlug } from '../../src/lib/member-records.ts';
-import { EMPTY_MEMBER_QUERY, type MemberQuery, type MemberRecord } from '../../src/lib/search/members.ts';
-import type { Topic } from '../../src/lib/topics.ts';
-import { dayOffset, expectedMembers } from '../members-oracle.ts';
+import { loadContent } from '../../src/content/load.ts';
+import { projectOptions } from '../../src/cli/project.ts';
+import { memberSlug } from '../../src/outputs/member-index.ts';
+import { EMPTY_MEMBER_QUERY, type MemberQuery, type MemberRecord } from '../../src/search/member-search.ts';
+import type { Topic } from '../../src/content/topics.ts';
+import { dayOffset, expectedMembers } from '../oracles/members.ts';
 
 const FIXTURE = join(projectRoot, 'tests/fixtures/many-members');
 const PAGE_SIZE = 24;

@@ -12,12 +12,12 @@ import { projectRoot } from '../helpers/cli.ts';
 import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { writeCorpus } from '../../scripts/bench/corpus.ts';
-import { loadContent, type SiteContent } from '../../src/lib/content.ts';
-import { parseSearchParams } from '../../src/lib/search/query.ts';
-import { decodeIndex, runSearch } from '../../src/lib/search/engine.ts';
-import type { CoreFile, DisplayRow } from '../../src/lib/search/index-format.ts';
-import { WordMatcher } from '../../src/lib/search/word-match.ts';
-import { oracleSearch } from '../search-oracle.ts';
+import { loadContent, type SiteContent } from '../../src/content/load.ts';
+import { parseSearchParams } from '../../src/search/query.ts';
+import { decodeIndex, runSearch } from '../../src/search/engine.ts';
+import type { CoreFile, DisplayRow } from '../../src/search/index-format.ts';
+import { WordMatcher } from '../../src/search/word-match.ts';
+import { oracleSearch } from '../oracles/search.ts';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
 let contentDir: string;

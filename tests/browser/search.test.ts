@@ -14,13 +14,13 @@ import { projectRoot } from '../helpers/cli.ts';
 import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { tempConfig } from '../build/fixture-copies.ts';
-import { loadContent, type SiteContent } from '../../src/lib/content.ts';
-import { parseSearchParams, type SearchQuery } from '../../src/lib/search/query.ts';
-import { decodeIndex, runSearch } from '../../src/lib/search/engine.ts';
-import type { CoreFile, DisplayRow } from '../../src/lib/search/index-format.ts';
-import { WordMatcher } from '../../src/lib/search/word-match.ts';
-import type { Topic } from '../../src/lib/topics.ts';
-import { containsWords, oracleSearch, passesStructured, type OracleResult } from '../search-oracle.ts';
+import { loadContent, type SiteContent } from '../../src/content/load.ts';
+import { parseSearchParams, type SearchQuery } from '../../src/search/query.ts';
+import { decodeIndex, runSearch } from '../../src/search/engine.ts';
+import type { CoreFile, DisplayRow } from '../../src/search/index-format.ts';
+import { WordMatcher } from '../../src/search/word-match.ts';
+import type { Topic } from '../../src/content/topics.ts';
+import { containsWords, oracleSearch, passesStructured, type OracleResult } from '../oracles/search.ts';
 
 // Small pages, so /search/ and tag pages have several; the visitor's clock is fixed for date presets.
 const PAGE_SIZE = 7;

@@ -8,10 +8,10 @@ import { buildSite } from '../helpers/build.ts';
 import { projectRoot } from '../helpers/cli.ts';
 import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
-import { loadContent, type SiteContent } from '../../src/lib/content.ts';
-import { projectOptions } from '../../scripts/project.ts';
-import type { ResolvedOptions } from '../../src/lib/options.ts';
-import type { Topic } from '../../src/lib/topics.ts';
+import { loadContent, type SiteContent } from '../../src/content/load.ts';
+import { projectOptions } from '../../src/cli/project.ts';
+import type { ResolvedOptions } from '../../src/integration/options.ts';
+import type { Topic } from '../../src/content/topics.ts';
 
 const BASE = '/sub/path';
 

@@ -10,9 +10,9 @@ import { buildSite } from '../helpers/build.ts';
 import { projectRoot } from '../helpers/cli.ts';
 import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
-import { projectOptions } from '../../scripts/project.ts';
-import type { ResolvedOptions } from '../../src/lib/options.ts';
-import type { WorkflowListItem } from '../../src/lib/workflow-format.ts';
+import { projectOptions } from '../../src/cli/project.ts';
+import type { ResolvedOptions } from '../../src/integration/options.ts';
+import type { WorkflowListItem } from '../../src/model/workflow-list.ts';
 
 const PRIMARY = '**/api/workflows.json';
 const BACKUP = '**/api/workflows-backup.json';

@@ -49,7 +49,7 @@ export function tempConfig(optionsSource: string): { path: string; env: Record<s
     file,
     [
       "import { defineConfig } from 'astro/config';",
-      "import tagsite from '../../src/integration.ts';",
+      "import tagsite from '../../src/integration/index.ts';",
       'export default defineConfig({',
       "  site: 'https://fixture.example',",
       "  base: process.env.TAGSITE_BASE || '/',",

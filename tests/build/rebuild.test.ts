@@ -9,8 +9,8 @@ import { dirname, join, relative } from 'node:path';
 import { runScript, type ScriptResult } from '../helpers/cli.ts';
 import { copyOfSampleContent } from '../helpers/build.ts';
 import { editJson } from './fixture-copies.ts';
-import { loadContent } from '../../src/lib/content.ts';
-import { searchIndexFiles, tagFeedFiles } from '../../src/lib/side-files.ts';
+import { loadContent } from '../../src/content/load.ts';
+import { searchIndexFiles, tagFeedFiles } from '../../src/build/index-and-feeds.ts';
 
 const content = copyOfSampleContent('rebuild');
 const outputs = mkdtempSync(join(tmpdir(), 'tagsite-rebuild-'));

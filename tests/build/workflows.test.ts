@@ -12,10 +12,10 @@ import { buildSite } from '../helpers/build.ts';
 import { projectRoot, runScript } from '../helpers/cli.ts';
 import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { copyFixture, writeTopic } from './fixture-copies.ts';
-import { loadContent } from '../../src/lib/content.ts';
-import { projectOptions } from '../../scripts/project.ts';
-import type { ResolvedOptions } from '../../src/lib/options.ts';
-import type { WorkflowListItem } from '../../src/lib/workflow-format.ts';
+import { loadContent } from '../../src/content/load.ts';
+import { projectOptions } from '../../src/cli/project.ts';
+import type { ResolvedOptions } from '../../src/integration/options.ts';
+import type { WorkflowListItem } from '../../src/model/workflow-list.ts';
 
 const fixture = join(projectRoot, 'tests/fixtures/workflows');
 const schema = JSON.parse(readFileSync(join(projectRoot, 'schemas/workflow-list.schema.json'), 'utf8')) as { $id: string };
@@ -33,7 +33,7 @@ function writeConfig(name: string, body: string): { env: Record<string, string>;
   const file = `tests/fixtures/.tmp-workflows-${process.pid}-${name}.mjs`;
   writeFileSync(
     join(projectRoot, file),
-    `import { defineConfig } from 'astro/config';\nimport tagsite from '../../src/integration.ts';\nexport default defineConfig(${body});\n`,
+    `import { defineConfig } from 'astro/config';\nimport tagsite from '../../src/integration/index.ts';\nexport default defineConfig(${body});\n`,
   );
   return { env: { TAGSITE_CONFIG: file }, remove: () => rmSync(join(projectRoot, file), { force: true }) };
 }

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { projectRoot, runScript, type ScriptResult } from '../helpers/cli.ts';
-import { isProblem, parseJsonFile, type JsonFile } from '../../src/lib/json-file.ts';
-import { readLinks } from '../../src/lib/links.ts';
+import { isProblem, parseJsonFile, type JsonFile } from '../../src/content/json-file.ts';
+import { readLinks } from '../../src/content/links.ts';
 
 const sampleLinks = join(projectRoot, 'content', 'links.json');
 const sampleText = readFileSync(sampleLinks, 'utf8');

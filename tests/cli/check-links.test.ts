@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runScript, type ScriptResult } from '../helpers/cli.ts';
-import { validatorFor } from '../../src/lib/schema-validation.ts';
-import type { CheckLinksReport } from '../../src/lib/lookup.ts';
+import { validatorFor } from '../../src/content/schema-validation.ts';
+import type { CheckLinksReport } from '../../src/cli/lookup.ts';
 
 const KEY = 'lk_TEST_9f3b2c7e1d';
 const outputs: string[] = [];

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runScript, type ScriptResult } from '../helpers/cli.ts';
 import { copyFixture } from '../build/fixture-copies.ts';
-import { utcDay } from '../../src/lib/dates.ts';
+import { utcDay } from '../../src/content/dates.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tagsite-new-topic-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROBE_TAG, corpusFiles, corpusShape, tagList, writeCorpus } from '../../scripts/bench/corpus.ts';
 import { Random, Zipf } from '../../scripts/bench/random.ts';
-import { loadContent } from '../../src/lib/content.ts';
-import { formatProblem } from '../../src/lib/problems.ts';
-import { normaliseTag } from '../../src/lib/tags.ts';
+import { loadContent } from '../../src/content/load.ts';
+import { formatProblem } from '../../src/content/problems.ts';
+import { normaliseTag } from '../../src/model/tags.ts';
 import { runScript } from '../helpers/cli.ts';
 
 const folders: string[] = [];

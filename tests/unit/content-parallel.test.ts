@@ -6,8 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadContent, loadContentInParallel } from '../../src/lib/content.ts';
-import { formatProblem } from '../../src/lib/problems.ts';
+import { loadContent, loadContentInParallel } from '../../src/content/load.ts';
+import { formatProblem } from '../../src/content/problems.ts';
 import { writeCorpus } from '../../scripts/bench/corpus.ts';
 
 // Enough topics for worker threads to be used (loadContentInParallel's PARALLEL_FROM is 1,500).

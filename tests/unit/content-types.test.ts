@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonFile, type JsonFile } from '../../src/lib/json-file.ts';
-import { readContentTypes } from '../../src/lib/content-types.ts';
+import { parseJsonFile, type JsonFile } from '../../src/content/json-file.ts';
+import { readContentTypes } from '../../src/content/content-types.ts';
 
 const FILE = 'content/content-types.json';
 

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadContent } from '../../src/lib/content.ts';
-import { formatProblem } from '../../src/lib/problems.ts';
+import { loadContent } from '../../src/content/load.ts';
+import { formatProblem } from '../../src/content/problems.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseContentDate, utcDay } from '../../src/lib/dates.ts';
-import { schemaProblems } from '../../src/lib/schema-validation.ts';
+import { parseContentDate, utcDay } from '../../src/content/dates.ts';
+import { schemaProblems } from '../../src/content/schema-validation.ts';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 

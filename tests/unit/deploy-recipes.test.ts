@@ -12,8 +12,8 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { projectRoot } from '../helpers/cli.ts';
-import { projectOptions } from '../../scripts/project.ts';
-import { withBase } from '../../src/lib/urls.ts';
+import { projectOptions } from '../../src/cli/project.ts';
+import { withBase } from '../../src/model/urls.ts';
 
 const read = (path: string) => readFileSync(join(projectRoot, path), 'utf8');
 const readme = read('README.md');

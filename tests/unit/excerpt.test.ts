@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { cutExcerpt, plainText, renderTopicHtml, topicExcerpt } from '../../src/lib/markdown.ts';
-import { parseJsonFile, type JsonFile } from '../../src/lib/json-file.ts';
-import { readContentTypes } from '../../src/lib/content-types.ts';
-import { readTopic } from '../../src/lib/topics.ts';
+import { cutExcerpt, plainText, renderTopicHtml, topicExcerpt } from '../../src/content/markdown.ts';
+import { parseJsonFile, type JsonFile } from '../../src/content/json-file.ts';
+import { readContentTypes } from '../../src/content/content-types.ts';
+import { readTopic } from '../../src/content/topics.ts';
 
 /** The plain text of a Markdown post, the way a topic's excerpt is made (rendered and sanitised first). */
 const textOf = (markdown: string) => plainText(renderTopicHtml(markdown));

@@ -1,7 +1,7 @@
 /** The validate workflow's formatter: problem lines become GitHub `::error` annotations, other lines pass through. */
 import { describe, expect, it } from 'vitest';
-import { annotate, annotationOf } from '../../src/lib/github-annotations.ts';
-import { formatProblem, type Problem } from '../../src/lib/problems.ts';
+import { annotate, annotationOf } from '../../src/cli/github-annotations.ts';
+import { formatProblem, type Problem } from '../../src/content/problems.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runScript } from '../helpers/cli.ts';

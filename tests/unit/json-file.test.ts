@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isProblem, parseJsonFile, type JsonFile } from '../../src/lib/json-file.ts';
+import { isProblem, parseJsonFile, type JsonFile } from '../../src/content/json-file.ts';
 
 const FILE = 'content/links.json';
 

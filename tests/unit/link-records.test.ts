@@ -12,9 +12,9 @@ import {
   linkTagCounts,
   linksTagPath,
   publishedLinkRecord,
-} from '../../src/lib/link-records.ts';
-import { writeFileAtomic } from '../../src/lib/atomic-file.ts';
-import type { LinkRecord } from '../../src/lib/links.ts';
+} from '../../src/model/link-records.ts';
+import { writeFileAtomic } from '../../src/cli/atomic-file.ts';
+import type { LinkRecord } from '../../src/content/links.ts';
 
 const record = (n: number): LinkRecord => ({
   name: `Tool ${n}`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonFile, type JsonFile } from '../../src/lib/json-file.ts';
-import { newLinkProblems, readLinks, type LinkRecord } from '../../src/lib/links.ts';
+import { parseJsonFile, type JsonFile } from '../../src/content/json-file.ts';
+import { newLinkProblems, readLinks, type LinkRecord } from '../../src/content/links.ts';
 
 const FILE = 'content/links.json';
 

@@ -10,8 +10,8 @@ import {
   searchHeadingText,
   sortForListing,
   topicsByTag,
-} from '../../src/lib/listing.ts';
-import type { Topic } from '../../src/lib/topics.ts';
+} from '../../src/model/listing.ts';
+import type { Topic } from '../../src/content/topics.ts';
 
 /** A topic with just what listings look at; days are YYYY-MM-DD (UTC). */
 function topic(slug: string, updated: string, created = updated, tags: string[] = [], replies = 0): Topic {

@@ -11,9 +11,9 @@ import {
   redactReport,
   reportTable,
   shownLookupUrl,
-} from '../../src/lib/lookup.ts';
-import { askLookup, mapWithLimit } from '../../src/lib/lookup-client.ts';
-import { validatorFor } from '../../src/lib/schema-validation.ts';
+} from '../../src/cli/lookup.ts';
+import { askLookup, mapWithLimit } from '../../src/cli/lookup-client.ts';
+import { validatorFor } from '../../src/content/schema-validation.ts';
 
 const KEY = 'k3y/with+odd chars&=';
 

@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   EMPTY_MEMBER_QUERY, filterMembers, memberParamsOf, parseMemberParams, type MemberQuery, type MemberRecord,
-} from '../../src/lib/search/members.ts';
-import { memberRecords, memberSlug } from '../../src/lib/member-records.ts';
-import { DATE_PRESETS, type DateFilter } from '../../src/lib/search/query.ts';
-import type { Member } from '../../src/lib/members.ts';
-import type { Topic } from '../../src/lib/topics.ts';
-import { dayOffset, expectedMembers } from '../members-oracle.ts';
+} from '../../src/search/member-search.ts';
+import { memberRecords, memberSlug } from '../../src/outputs/member-index.ts';
+import { DATE_PRESETS, type DateFilter } from '../../src/search/query.ts';
+import type { Member } from '../../src/content/members.ts';
+import type { Topic } from '../../src/content/topics.ts';
+import { dayOffset, expectedMembers } from '../oracles/members.ts';
 
 const GROUPS = ['Members', 'Moderators', 'Staff', 'Équipe'];
 

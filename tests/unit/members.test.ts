@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonFile, type JsonFile } from '../../src/lib/json-file.ts';
-import { readMembers } from '../../src/lib/members.ts';
+import { parseJsonFile, type JsonFile } from '../../src/content/json-file.ts';
+import { readMembers } from '../../src/content/members.ts';
 
 const FILE = 'content/members.json';
 

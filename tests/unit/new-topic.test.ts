@@ -1,10 +1,10 @@
 /** What `npm run new-topic` writes: transliterated slugs, unique slugs, and file text the build reads back exactly. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseJsonFile, type JsonFile } from '../../src/lib/json-file.ts';
-import { readContentTypes } from '../../src/lib/content-types.ts';
-import { readTopic, SLUG_PATTERN } from '../../src/lib/topics.ts';
-import { argumentProblem, FALLBACK_SLUG, SLUG_MAX, slugFromTitle, topicFileText, topicFolder, uniqueSlug } from '../../src/lib/new-topic.ts';
+import { parseJsonFile, type JsonFile } from '../../src/content/json-file.ts';
+import { readContentTypes } from '../../src/content/content-types.ts';
+import { readTopic, SLUG_PATTERN } from '../../src/content/topics.ts';
+import { argumentProblem, FALLBACK_SLUG, SLUG_MAX, slugFromTitle, topicFileText, topicFolder, uniqueSlug } from '../../src/cli/new-topic.ts';
 
 const TYPES_FILE = 'content/content-types.json';
 const { index: contentTypes } = readContentTypes(

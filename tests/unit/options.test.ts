@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { resolveOptions } from '../../src/lib/options.ts';
+import { resolveOptions } from '../../src/integration/options.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../../schemas/options.schema.json', import.meta.url), 'utf8')) as {
   properties: Record<string, { default: unknown; properties?: Record<string, { default: unknown }> }>;

@@ -3,7 +3,7 @@ import { afterAll, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { noteSource, pruneCaches } from '../../scripts/page-cache.ts';
+import { noteSource, pruneCaches } from '../../src/build/cache.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tagsite-caches-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

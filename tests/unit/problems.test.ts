@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ContentProblemsError, fieldPath, formatProblem } from '../../src/lib/problems.ts';
-import { pointerToField } from '../../src/lib/schema-validation.ts';
+import { ContentProblemsError, fieldPath, formatProblem } from '../../src/content/problems.ts';
+import { pointerToField } from '../../src/content/schema-validation.ts';
 
 describe('formatProblem', () => {
   it('writes `<file>:<line>: <field>: <message>`', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parse, type HTMLElement } from 'node-html-parser';
-import { renderTopicHtml } from '../../src/lib/markdown.ts';
+import { renderTopicHtml } from '../../src/content/markdown.ts';
 
 const FORBIDDEN_ELEMENTS = [
   'script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'style', 'link', 'form', 'button', 'select',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { renderSchemaTypes } from '../../scripts/schema-types-source.ts';
-import { schemas, validatorFor, type SchemaName } from '../../src/lib/schema-validation.ts';
+import { schemas, validatorFor, type SchemaName } from '../../src/content/schema-validation.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -91,9 +91,9 @@ describe('the validators', () => {
   });
 });
 
-describe('src/lib/schema-types.ts', () => {
+describe('src/content/schema-types.ts', () => {
   it('is what `npm run types` makes from the schemas now', async () => {
-    const current = readFileSync(new URL('../../src/lib/schema-types.ts', import.meta.url), 'utf8');
+    const current = readFileSync(new URL('../../src/content/schema-types.ts', import.meta.url), 'utf8');
     expect(current, 'schema-types.ts is out of date: run `npm run types`').toBe(await renderSchemaTypes());
   });
 });

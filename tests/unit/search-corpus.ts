@@ -4,12 +4,12 @@
  * edges the date filters care about, and titles and bodies from a small word list.
  */
 import fc from 'fast-check';
-import type { Topic } from '../../src/lib/topics.ts';
-import type { ContentType } from '../../src/lib/content-types.ts';
-import { EMPTY_QUERY, SORTS, DATE_PRESETS, type DateFilter, type SearchQuery } from '../../src/lib/search/query.ts';
-import { normaliseTag } from '../../src/lib/tags.ts';
-import { plainText, topicExcerpt } from '../../src/lib/markdown.ts';
-import { presetStart } from '../search-oracle.ts';
+import type { Topic } from '../../src/content/topics.ts';
+import type { ContentType } from '../../src/content/content-types.ts';
+import { EMPTY_QUERY, SORTS, DATE_PRESETS, type DateFilter, type SearchQuery } from '../../src/search/query.ts';
+import { normaliseTag } from '../../src/model/tags.ts';
+import { plainText, topicExcerpt } from '../../src/content/markdown.ts';
+import { presetStart } from '../oracles/search.ts';
 
 const DAY_MS = 86_400_000;
 

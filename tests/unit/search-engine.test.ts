@@ -4,15 +4,15 @@
 // through core.json (/search/) and through a tag's own file (the tag page's panel).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Topic } from '../../src/lib/topics.ts';
-import { sortForListing } from '../../src/lib/listing.ts';
-import { tagSlug } from '../../src/lib/tags.ts';
-import { buildSearchIndex } from '../../src/lib/search/index-build.ts';
-import { decodeIndex, runSearch, withGlobalOrdinals, type SearchIndex, type SearchResult } from '../../src/lib/search/engine.ts';
-import { topCounts } from '../../src/lib/search/facets.ts';
-import type { CoreFile, DisplayRow, TagFile, TagOrdinalsFile } from '../../src/lib/search/index-format.ts';
-import { EMPTY_QUERY, type SearchQuery } from '../../src/lib/search/query.ts';
-import { oracleSearch, type OracleResult } from '../search-oracle.ts';
+import type { Topic } from '../../src/content/topics.ts';
+import { sortForListing } from '../../src/model/listing.ts';
+import { tagSlug } from '../../src/model/tags.ts';
+import { buildSearchIndex } from '../../src/search/index-build.ts';
+import { decodeIndex, runSearch, withGlobalOrdinals, type SearchIndex, type SearchResult } from '../../src/search/engine.ts';
+import { topCounts } from '../../src/search/facets.ts';
+import type { CoreFile, DisplayRow, TagFile, TagOrdinalsFile } from '../../src/search/index-format.ts';
+import { EMPTY_QUERY, type SearchQuery } from '../../src/search/query.ts';
+import { oracleSearch, type OracleResult } from '../oracles/search.ts';
 import { CONTENT_TYPES, corpusArb, structuredQueryArb } from './search-corpus.ts';
 
 const RUNS = 600;

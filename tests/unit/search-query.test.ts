@@ -2,8 +2,8 @@
 // with a note), the written URL read back, and date filters relative to the visitor's clock.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { EMPTY_QUERY, dateBounds, effectiveSort, parseSearchParams, searchParamsOf, type SearchQuery } from '../../src/lib/search/query.ts';
-import { dateMatches, oracleSearch } from '../search-oracle.ts';
+import { EMPTY_QUERY, dateBounds, effectiveSort, parseSearchParams, searchParamsOf, type SearchQuery } from '../../src/search/query.ts';
+import { dateMatches, oracleSearch } from '../oracles/search.ts';
 import { CONTENT_TYPES, NOWS, corpusArb, instantArb, structuredQueryArb, wordsQueryArb } from './search-corpus.ts';
 
 const parse = (search: string) => parseSearchParams(new URLSearchParams(search));

@@ -4,19 +4,19 @@
 // the structured results; and a typo a letter away still finds the word.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Topic } from '../../src/lib/topics.ts';
-import { sortForListing } from '../../src/lib/listing.ts';
-import { tagSlug } from '../../src/lib/tags.ts';
-import { buildSearchIndex } from '../../src/lib/search/index-build.ts';
-import { plainText } from '../../src/lib/markdown.ts';
-import { decodeIndex, runSearch, withGlobalOrdinals } from '../../src/lib/search/engine.ts';
-import type { CoreFile, DisplayRow, TagFile, TagOrdinalsFile, WordsFile } from '../../src/lib/search/index-format.ts';
+import type { Topic } from '../../src/content/topics.ts';
+import { sortForListing } from '../../src/model/listing.ts';
+import { tagSlug } from '../../src/model/tags.ts';
+import { buildSearchIndex } from '../../src/search/index-build.ts';
+import { plainText } from '../../src/content/markdown.ts';
+import { decodeIndex, runSearch, withGlobalOrdinals } from '../../src/search/engine.ts';
+import type { CoreFile, DisplayRow, TagFile, TagOrdinalsFile, WordsFile } from '../../src/search/index-format.ts';
 import Fuse from 'fuse.js';
-import { WordMatcher, typoCandidates, type IndexReader } from '../../src/lib/search/word-match.ts';
-import { foldWord, postingsShard, terms } from '../../src/lib/search/words.ts';
-import type { PostingsFile } from '../../src/lib/search/index-format.ts';
-import { EMPTY_QUERY, type SearchQuery } from '../../src/lib/search/query.ts';
-import { containsWords, passesStructured, sortOf, sortTopics } from '../search-oracle.ts';
+import { WordMatcher, typoCandidates, type IndexReader } from '../../src/search/word-match.ts';
+import { foldWord, postingsShard, terms } from '../../src/search/words.ts';
+import type { PostingsFile } from '../../src/search/index-format.ts';
+import { EMPTY_QUERY, type SearchQuery } from '../../src/search/query.ts';
+import { containsWords, passesStructured, sortOf, sortTopics } from '../oracles/search.ts';
 import { CONTENT_TYPES, WORDS, corpusArb, structuredQueryArb, wordsQueryArb } from './search-corpus.ts';
 
 /** An IndexReader over the built files, recording which files a search read. */

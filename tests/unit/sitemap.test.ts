@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { SITEMAP_URLS, sitemapFiles } from '../../src/lib/sitemap.ts';
+import { SITEMAP_URLS, sitemapFiles } from '../../src/outputs/sitemap.ts';
 
 const parser = new XMLParser({ isArray: (name) => name === 'url' || name === 'sitemap' });
 const locs = (xml: string) => (parser.parse(xml) as { urlset: { url: Array<{ loc: string }> } }).urlset.url.map((url) => url.loc);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { normaliseTag, tagFromSlug, tagSlug } from '../../src/lib/tags.ts';
-import { tagPath, topicPath, withBase } from '../../src/lib/urls.ts';
+import { normaliseTag, tagFromSlug, tagSlug } from '../../src/model/tags.ts';
+import { tagPath, topicPath, withBase } from '../../src/model/urls.ts';
 
 // Any code points at all (astral ones, controls, combining marks), and text that looks like tags.
 const anyText = fc.string({ unit: 'binary', maxLength: 60 });

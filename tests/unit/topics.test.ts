@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonFile, type JsonFile } from '../../src/lib/json-file.ts';
-import { readContentTypes } from '../../src/lib/content-types.ts';
-import { readTopic } from '../../src/lib/topics.ts';
-import type { Problem } from '../../src/lib/problems.ts';
+import { parseJsonFile, type JsonFile } from '../../src/content/json-file.ts';
+import { readContentTypes } from '../../src/content/content-types.ts';
+import { readTopic } from '../../src/content/topics.ts';
+import type { Problem } from '../../src/content/problems.ts';
 
 const TYPES_FILE = 'content/content-types.json';
 const typesJson = parseJsonFile(

@@ -1,9 +1,9 @@
 // The /workflows/ client's rules without a browser: where the list comes from (fresh cache,
 // primary, backup, stale cache), why an address is rejected, and the search.
 import { describe, expect, it } from 'vitest';
-import { cacheKey, fetchWorkflowList, loadWorkflowList, type WorkflowSourceConfig } from '../../src/client/workflow-source.ts';
-import { workflowSearch } from '../../src/client/workflow-search.ts';
-import { WORKFLOW_KEYS, type WorkflowListItem } from '../../src/lib/workflow-format.ts';
+import { cacheKey, fetchWorkflowList, loadWorkflowList, type WorkflowSourceConfig } from '../../src/client/workflows/source.ts';
+import { workflowSearch } from '../../src/client/workflows/search.ts';
+import { WORKFLOW_KEYS, type WorkflowListItem } from '../../src/model/workflow-list.ts';
 
 function item(name: string, fields: Partial<WorkflowListItem> = {}): WorkflowListItem {
   const empty = Object.fromEntries(WORKFLOW_KEYS.map((key) => [key, ''])) as unknown as WorkflowListItem;

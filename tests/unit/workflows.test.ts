@@ -5,8 +5,8 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { loadContent } from '../../src/lib/content.ts';
-import type { Topic } from '../../src/lib/topics.ts';
+import { loadContent } from '../../src/content/load.ts';
+import type { Topic } from '../../src/content/topics.ts';
 import {
   backupDownloadUrl,
   duplicateWorkflowFileProblems,
@@ -22,10 +22,10 @@ import {
   workflowListProblems,
   workflowName,
   type WorkflowListContext,
-} from '../../src/lib/workflows.ts';
-import { readWorkflowItem, safeHttpUrl } from '../../src/lib/workflow-format.ts';
-import { workflowHeaderRules } from '../../src/lib/workflow-headers.ts';
-import { formatProblem } from '../../src/lib/problems.ts';
+} from '../../src/outputs/workflow-list.ts';
+import { readWorkflowItem, safeHttpUrl } from '../../src/model/workflow-list.ts';
+import { workflowHeaderRules } from '../../src/outputs/headers.ts';
+import { formatProblem } from '../../src/content/problems.ts';
 import { projectRoot } from '../helpers/cli.ts';
 
 const fixture = join(projectRoot, 'tests/fixtures/workflows');

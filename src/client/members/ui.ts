@@ -1,9 +1,9 @@
 import {
   EMPTY_MEMBER_QUERY, filterMembers, memberParamsOf, MEMBERS_PAGE_SIZE, parseMemberParams, PROFILE_FIELDS,
   type MemberQuery, type MemberRecord,
-} from '../../lib/search/members.ts';
-import { memberPath } from '../../lib/member-records.ts';
-import { withBase } from '../../lib/urls.ts';
+} from '../../search/member-search.ts';
+import { memberPath } from '../../outputs/member-index.ts';
+import { withBase } from '../../model/urls.ts';
 import { renderPagination } from '../search/render.ts';
 
 /** Fills a clone of the static member card with one member (text only; the website only when http(s)). */

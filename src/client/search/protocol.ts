@@ -1,5 +1,5 @@
-import type { SearchQuery } from '../../lib/search/query.ts';
-import type { NamedFacets, TypeChoice } from '../../lib/search/facets.ts';
+import type { SearchQuery } from '../../search/query.ts';
+import type { NamedFacets, TypeChoice } from '../../search/facets.ts';
 
 /** Where the worker's data comes from: the whole site (core.json) or one tag's file. */
 export type IndexSource = { kind: 'site' } | { kind: 'tag'; slug: string };

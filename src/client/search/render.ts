@@ -1,5 +1,5 @@
-import { entryShowsTags, entryTags, repliesText, resultCountText } from '../../lib/listing.ts';
-import { tagPath, topicPath, withBase } from '../../lib/urls.ts';
+import { entryShowsTags, entryTags, repliesText, resultCountText } from '../../model/listing.ts';
+import { tagPath, topicPath, withBase } from '../../model/urls.ts';
 import type { ResultRow } from './protocol.ts';
 
 export interface ListingOptions {

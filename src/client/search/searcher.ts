@@ -1,9 +1,9 @@
 // One search over the static index files, the same in the page's thread and in the worker: the
 // page runs small sites' structured filters itself (no thread hops) and words in the worker.
-import { decodeIndex, order, runSearch, withGlobalOrdinals, type SearchIndex } from '../../lib/search/engine.ts';
-import { FACETS_SHOWN, namedFacets, typeChoices } from '../../lib/search/facets.ts';
-import { SMALL_SITE_MAX_TOPICS, type CoreFile, type DisplayRow, type TagFile, type TagOrdinalsFile, type WordsFile } from '../../lib/search/index-format.ts';
-import { WordMatcher } from '../../lib/search/word-match.ts';
+import { decodeIndex, order, runSearch, withGlobalOrdinals, type SearchIndex } from '../../search/engine.ts';
+import { FACETS_SHOWN, namedFacets, typeChoices } from '../../search/facets.ts';
+import { SMALL_SITE_MAX_TOPICS, type CoreFile, type DisplayRow, type TagFile, type TagOrdinalsFile, type WordsFile } from '../../search/index-format.ts';
+import { WordMatcher } from '../../search/word-match.ts';
 import type { Choices, IndexSource, ResultRow, SearchRequest, SearchResults } from './protocol.ts';
 
 /** Display files fetched at once in that background prefetch (browsers allow 6 connections a host over HTTP/1.1). */

@@ -1,8 +1,8 @@
-import { EMPTY_QUERY, parseSearchParams, searchParamsOf, type SearchQuery } from '../../lib/search/query.ts';
+import { EMPTY_QUERY, parseSearchParams, searchParamsOf, type SearchQuery } from '../../search/query.ts';
 import { renderEntries, renderPagination, resultCountText, setText, type ListingOptions } from './render.ts';
-import { searchResultsHeadingText } from '../../lib/listing.ts';
-import { FACET_GROUPS, facetText } from '../../lib/search/facets.ts';
-import { SMALL_SITE_MAX_TOPICS } from '../../lib/search/index-format.ts';
+import { searchResultsHeadingText } from '../../model/listing.ts';
+import { FACET_GROUPS, facetText } from '../../search/facets.ts';
+import { SMALL_SITE_MAX_TOPICS } from '../../search/index-format.ts';
 import type { Choices, IndexSource, SearchRequest, SearchResults, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { Searcher } from './searcher.ts';
 

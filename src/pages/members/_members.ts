@@ -1,9 +1,9 @@
 import options from 'virtual:tagsite/options';
-import { perSite } from '../../site-data.ts';
-import { memberRecords } from '../../lib/member-records.ts';
-import { EMPTY_MEMBER_QUERY, filterMembers, MEMBERS_PAGE_SIZE, type MemberRecord } from '../../lib/search/members.ts';
-import { paginate } from '../../lib/listing.ts';
-import type { Topic } from '../../lib/topics.ts';
+import { perSite } from '../../build/site-records.ts';
+import { memberRecords } from '../../outputs/member-index.ts';
+import { EMPTY_MEMBER_QUERY, filterMembers, MEMBERS_PAGE_SIZE, type MemberRecord } from '../../search/member-search.ts';
+import { paginate } from '../../model/listing.ts';
+import type { Topic } from '../../content/topics.ts';
 
 export type MembersPageProps =
   | { kind: 'list'; members: MemberRecord[]; total: number; page: number; pages: number; groups: string[] }

@@ -1,8 +1,8 @@
 import options from 'virtual:tagsite/options';
-import { siteData } from '../../site-data.ts';
-import { paginate } from '../../lib/listing.ts';
-import { tagSlug } from '../../lib/tags.ts';
-import type { Topic } from '../../lib/topics.ts';
+import { siteData } from '../../build/site-records.ts';
+import { paginate } from '../../model/listing.ts';
+import { tagSlug } from '../../model/tags.ts';
+import type { Topic } from '../../content/topics.ts';
 
 export interface TagPageProps {
   tag: string;

@@ -1,0 +1,129 @@
+/**
+ * The build's memory of its last output, kept in the build's cache folder: the key of every page
+ * (src/lib/page-reuse.ts) and the rendering of every first post, with a digest of the site's code.
+ * Nothing is reused when the code digest differs; a page only when its previous file is still there.
+ */
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import type { RenderMemory } from '../content/load.ts';
+
+/** Everything besides the content that shapes the pages: the code, the config, the dependencies, the build's environment. */
+const CODE = ['src', 'public', 'schemas', 'package-lock.json'];
+
+interface Manifest {
+  code: string;
+  pages: Array<[file: string, key: string]>;
+}
+
+/** Digest of the site's code (src/, public/, schemas/, the lock file, the config file) and the build's environment. */
+export function codeDigest(root: string, configFile: string): string {
+  const hash = createHash('sha1');
+  for (const part of [...CODE, configFile]) {
+    const path = resolve(root, part);
+    if (!existsSync(path)) continue;
+    const files = statSync(path).isDirectory()
+      ? readdirSync(path, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name)).sort()
+      : [path];
+    for (const file of files) hash.update(`${file}\0`).update(readFileSync(file)).update('\0');
+  }
+  hash.update(JSON.stringify([process.env.TAGSITE_BASE ?? '', process.env.TAGSITE_SITE ?? '', process.version]));
+  return hash.digest('hex');
+}
+
+const manifestFile = (cacheDir: string) => join(cacheDir, 'pages.json');
+
+/** The pages of the previous output that may be reused: same code, file still there. */
+export function reusablePages(cacheDir: string, outDir: string, code: string): Map<string, string> {
+  const reusable = new Map<string, string>();
+  if (!existsSync(manifestFile(cacheDir))) return reusable;
+  try {
+    const manifest = JSON.parse(readFileSync(manifestFile(cacheDir), 'utf8')) as Manifest;
+    if (manifest.code !== code) return reusable;
+    for (const [file, key] of manifest.pages) if (existsSync(join(outDir, file))) reusable.set(file, key);
+  } catch {
+    // an unreadable manifest: render everything
+  }
+  return reusable;
+}
+
+/** Forgets the previous output's keys (before it is replaced, so a crash can never pair old keys with new files). */
+export function forgetPages(cacheDir: string): void {
+  rmSync(manifestFile(cacheDir), { force: true });
+}
+
+/** Remembers this output's keys. */
+export function rememberPages(cacheDir: string, code: string, pages: Map<string, string>): void {
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(manifestFile(cacheDir), JSON.stringify({ code, pages: [...pages] } satisfies Manifest));
+}
+
+/** Puts the reused page files of the previous output into the new one: a hard link, or a copy across file systems. */
+export function carryOver(files: Iterable<string>, from: string, to: string): number {
+  const made = new Set<string>();
+  let count = 0;
+  for (const file of files) {
+    const target = join(to, file);
+    const dir = dirname(target);
+    if (!made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      made.add(dir);
+    }
+    try {
+      linkSync(join(from, file), target);
+    } catch {
+      copyFileSync(join(from, file), target);
+    }
+    count++;
+  }
+  return count;
+}
+
+const postsFile = (cacheDir: string) => join(cacheDir, 'posts.v8');
+
+/** The first posts rendered by the last build with the same code (an empty memory otherwise). */
+export function rememberedPosts(cacheDir: string, code: string): RenderMemory {
+  try {
+    const saved = deserialize(readFileSync(postsFile(cacheDir))) as { code: string; memory: RenderMemory };
+    if (saved.code === code && saved.memory instanceof Map) return saved.memory;
+  } catch {
+    // none yet, or unreadable: render everything
+  }
+  return new Map();
+}
+
+/** Remembers this build's renderings for the next build. */
+export function rememberPosts(cacheDir: string, code: string, memory: RenderMemory): void {
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(postsFile(cacheDir), serialize({ code, memory }));
+}
+
+const sourceFile = (cacheDir: string) => join(cacheDir, 'source.json');
+
+/** Notes which content folder a cache folder is for (so it can be pruned once that is gone). */
+export function noteSource(cacheDir: string, content: string): void {
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(sourceFile(cacheDir), JSON.stringify({ content }));
+}
+
+/**
+ * Deletes the cache folders under `cacheRoot` whose content folder no longer exists (builds of
+ * temporary folders, such as the tests', would otherwise pile up); returns how many.
+ */
+export function pruneCaches(cacheRoot: string): number {
+  if (!existsSync(cacheRoot)) return 0;
+  let pruned = 0;
+  for (const name of readdirSync(cacheRoot)) {
+    const dir = join(cacheRoot, name);
+    try {
+      const { content } = JSON.parse(readFileSync(sourceFile(dir), 'utf8')) as { content: string };
+      if (existsSync(content)) continue;
+    } catch {
+      // no source noted: a cache of an older tagsite, or half-written
+    }
+    rmSync(dir, { recursive: true, force: true });
+    pruned++;
+  }
+  return pruned;
+}

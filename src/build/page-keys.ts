@@ -1,0 +1,45 @@
+/**
+ * Keys of pages made by getStaticPaths, for reusing unchanged pages between builds
+ * (src/lib/page-reuse.ts). A key covers everything a page shows: its own props, with each topic
+ * standing for a digest of its whole record, and the site-wide data any page may show (options,
+ * content types, which authors have a member page, links). A member's profile is in the props of
+ * the pages showing it. The site's code is covered by the build (scripts/build.ts).
+ */
+import { createHash } from 'node:crypto';
+import options from 'virtual:tagsite/options';
+import { perSite, type SiteData } from './site-records.ts';
+import { pageFile, pageReuse } from './page-reuse.ts';
+import type { Topic } from '../content/topics.ts';
+
+const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url');
+
+const digests = perSite((data: SiteData) => ({
+  site: sha1(JSON.stringify([options, [...data.contentTypes.values()], [...data.memberNames], data.links])),
+  topics: new Map<Topic, string>(data.topics.map((topic) => [topic, sha1(JSON.stringify(topic))])),
+}));
+
+interface StaticPath {
+  params: Record<string, string>;
+  props: object;
+}
+
+/**
+ * The paths of a route that must be rendered in this build: all of them, less the pages whose
+ * key is unchanged since the previous build (those are reused). `pattern` is the route's path
+ * with its parameters in brackets: `/topics/[slug]/`.
+ */
+export async function pagesToRender<P extends StaticPath>(pattern: string, paths: P[] | Promise<P[]>): Promise<P[]> {
+  const reuse = pageReuse();
+  if (!reuse) return paths;
+  const { site, topics } = await digests();
+  const replacer = (_key: string, value: unknown) => (value !== null && typeof value === 'object' && topics.has(value as Topic) ? topics.get(value as Topic) : value);
+  const render: P[] = [];
+  for (const path of await paths) {
+    const file = pageFile(pattern.replace(/\[(\w+)\]/g, (_, name: string) => path.params[name]!));
+    const key = `${site}.${sha1(JSON.stringify(path.props, replacer))}`;
+    reuse.next.set(file, key);
+    if (reuse.previous.get(file) === key) reuse.reused.add(file);
+    else render.push(path);
+  }
+  return render;
+}

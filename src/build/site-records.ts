@@ -1,0 +1,62 @@
+import type { Topic } from '../content/topics.ts';
+import type { ContentType } from '../content/content-types.ts';
+import type { Member } from '../content/members.ts';
+import type { LinkRecord } from '../content/links.ts';
+import { sortForListing, topicsByTag } from '../model/listing.ts';
+import { heldContent } from './store.ts';
+import { typeChoices } from '../search/facets.ts';
+import { indexedTypes } from '../search/index-build.ts';
+import type { SiteContent } from '../content/load.ts';
+
+/** The normalised records, read once per build and shared by every page. */
+export interface SiteData {
+  /** Topics in listing order. */
+  topics: Topic[];
+  bySlug: Map<string, Topic>;
+  /** Tag → its topics in listing order; most-used tags first. */
+  byTag: Map<string, Topic[]>;
+  contentTypes: Map<string, ContentType>;
+  members: Member[];
+  /** Lower-cased names of listed members (author → member page links). */
+  memberNames: Set<string>;
+  links: LinkRecord[];
+}
+
+const derived = new WeakMap<SiteContent, SiteData>();
+
+function derive(content: SiteContent): SiteData {
+  const topics = sortForListing(content.topics);
+  return {
+    topics,
+    bySlug: new Map(topics.map((topic) => [topic.slug, topic])),
+    byTag: topicsByTag(topics),
+    contentTypes: new Map(content.contentTypes.list.map((type) => [type.id, type])),
+    members: content.members,
+    memberNames: new Set(content.members.map((member) => member.name.toLowerCase())),
+    links: content.links,
+  };
+}
+
+/** The site's records (in `astro dev`, reloaded after the content folder changes). */
+export async function siteData(): Promise<SiteData> {
+  const content = heldContent();
+  let data = derived.get(content);
+  if (!data) derived.set(content, (data = derive(content)));
+  return data;
+}
+
+/**
+ * A value computed from the site's records once per build (again in `astro dev` after the content
+ * changes), e.g. the search index files.
+ */
+export function perSite<T>(make: (data: SiteData) => T): () => Promise<T> {
+  const made = new WeakMap<SiteData, T>();
+  return async () => {
+    const data = await siteData();
+    if (!made.has(data)) made.set(data, make(data));
+    return made.get(data)!;
+  };
+}
+
+/** The content types as the search form offers them (every search area shows them). */
+export const typeChoicesOfSite = perSite(({ contentTypes }) => typeChoices(indexedTypes([...contentTypes.values()])));

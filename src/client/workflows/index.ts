@@ -1,0 +1,148 @@
+/**
+ * The /workflows/ searching client (SPEC 5). Reads its settings from `[data-workflow-client]`
+ * (written by the page from the site options), loads the list (workflow-source.ts) and renders
+ * the matches. The list is untrusted: text goes in with textContent, and only http(s) addresses
+ * become links.
+ */
+import { backupDownloadUrl, safeHttpUrl, type WorkflowListItem } from '../../model/workflow-list.ts';
+import { loadWorkflowList, type LoadedList } from './source.ts';
+import { workflowSearch, type WorkflowSearch } from './search.ts';
+
+function element<T extends HTMLElement>(root: HTMLElement, hook: string): T {
+  const found = root.querySelector<T>(`[${hook}]`);
+  if (!found) throw new Error(`the workflows page lacks [${hook}]`);
+  return found;
+}
+
+function text(tag: string, value: string, hook?: string): HTMLElement {
+  const node = document.createElement(tag);
+  node.textContent = value;
+  if (hook) node.setAttribute(hook, '');
+  return node;
+}
+
+/** A link when the address is http(s); otherwise the words alone, so a hostile `javascript:` address never becomes clickable. */
+function link(label: string, address: string, hook?: string): HTMLElement {
+  const url = safeHttpUrl(address, document.baseURI);
+  const node = url ? document.createElement('a') : document.createElement('span');
+  node.textContent = label;
+  if (url) (node as HTMLAnchorElement).href = url;
+  if (hook) node.setAttribute(hook, '');
+  return node;
+}
+
+function renderItem(item: WorkflowListItem, downloadBase: string): HTMLLIElement {
+  const entry = document.createElement('li');
+  entry.className = 'workflow';
+  entry.setAttribute('data-workflow', item['workflow-file']);
+
+  const heading = document.createElement('h2');
+  heading.append(link(item['workflow-name'], item['workflow-release-page'], 'data-workflow-name'));
+  if (item['workflow-version']) heading.append(' ', text('span', item['workflow-version'], 'data-workflow-version'));
+  entry.append(heading);
+
+  const byline = document.createElement('p');
+  byline.className = 'workflow-byline';
+  byline.append('by ', link(item['workflow-author-name'], item['workflow-author-site'], 'data-workflow-author'));
+  const details = [item['workflow-type'], item['workflow-language']].filter(Boolean).join(' · ');
+  if (details) byline.append(` · ${details}`);
+  entry.append(byline);
+
+  if (item['workflow-description-small']) entry.append(text('p', item['workflow-description-small'], 'data-workflow-description'));
+
+  const downloads = document.createElement('p');
+  downloads.className = 'workflow-downloads';
+  const download = document.createElement('a');
+  download.setAttribute('data-download', '');
+  download.textContent = `Download ${item['workflow-file']}`;
+  const downloadUrl = safeHttpUrl(item['workflow-download-link'], document.baseURI);
+  if (downloadUrl) download.href = downloadUrl;
+  else download.setAttribute('aria-disabled', 'true');
+  // The backup address is built here from the site's own base; encodeURIComponent keeps the name inside one path segment.
+  const backup = document.createElement('a');
+  backup.setAttribute('data-backup-download', '');
+  backup.textContent = 'Backup download';
+  backup.href = backupDownloadUrl(downloadBase, item['workflow-file']);
+  downloads.append(download, ' · ', backup);
+  entry.append(downloads);
+  return entry;
+}
+
+function showResults(root: HTMLElement, finder: WorkflowSearch, total: number, query: string, downloadBase: string): void {
+  const results = element<HTMLUListElement>(root, 'data-workflow-results');
+  const found = finder.search(query);
+  results.replaceChildren(...found.map((item) => renderItem(item, downloadBase)));
+  const noun = (n: number) => `${n} workflow${n === 1 ? '' : 's'}`;
+  element(root, 'data-workflow-count').textContent = query.trim()
+    ? `Found ${noun(found.length)} matching “${query.trim()}” (of ${total})`
+    : noun(total);
+}
+
+function showSource(root: HTMLElement, loaded: LoadedList): void {
+  const source = element(root, 'data-workflow-source');
+  const notice = element(root, 'data-workflow-notice');
+  if (!loaded.ok) {
+    source.textContent = '';
+    source.setAttribute('data-workflow-source', '');
+    notice.textContent = `The workflow list could not be loaded right now (${loaded.errors.join('; ')}). Please try again in a few minutes.`;
+    notice.hidden = false;
+    return;
+  }
+  source.textContent = loaded.source;
+  source.setAttribute('data-workflow-source', loaded.source);
+  element(root, 'data-workflow-source-line').hidden = false;
+  if (loaded.stale) {
+    const when = new Date(loaded.savedAt).toLocaleString();
+    notice.textContent = `The workflow list could not be loaded (${loaded.errors.join('; ')}). Showing the copy saved in this browser on ${when}; it may be out of date.`;
+    notice.hidden = false;
+  } else notice.hidden = true;
+}
+
+async function start(root: HTMLElement): Promise<void> {
+  const settings = root.dataset;
+  const downloadBase = settings.backupDownloadBase ?? '';
+  const input = element<HTMLInputElement>(root, 'data-workflow-search');
+  // Said by the script, not the HTML: without JavaScript nothing is loading.
+  element(root, 'data-workflow-status').textContent = 'Loading the workflow list…';
+  const initial = new URLSearchParams(location.search).get('q');
+  if (initial !== null) input.value = initial;
+
+  const loaded = await loadWorkflowList({
+    primaryUrl: settings.primaryUrl ?? '',
+    backupUrl: settings.backupUrl ?? '',
+    cacheSeconds: Number(settings.cacheSeconds ?? 360),
+    timeoutMs: Number(settings.timeoutMs ?? 10_000),
+    fetch: (...args) => fetch(...args),
+    now: () => Date.now(),
+    storage: (() => {
+      try {
+        return window.localStorage;
+      } catch {
+        return undefined;
+      }
+    })(),
+  });
+  showSource(root, loaded);
+  element(root, 'data-workflow-status').textContent = loaded.ok ? '' : 'No workflow list available.';
+  root.setAttribute('data-state', loaded.ok ? 'ready' : 'failed');
+  if (!loaded.ok) return;
+
+  const finder = workflowSearch(loaded.items);
+  const update = () => {
+    showResults(root, finder, loaded.items.length, input.value, downloadBase);
+    // The address always says what is searched, so a search can be shared.
+    const url = new URL(location.href);
+    if (input.value.trim()) url.searchParams.set('q', input.value);
+    else url.searchParams.delete('q');
+    history.replaceState(null, '', url);
+  };
+  input.addEventListener('input', update);
+  input.form?.addEventListener('submit', (event) => {
+    event.preventDefault();
+    update();
+  });
+  update();
+}
+
+const root = document.querySelector<HTMLElement>('[data-workflow-client]');
+if (root) void start(root);

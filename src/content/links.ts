@@ -1,0 +1,53 @@
+import type { LinkRecord, LinkRecords } from './schema-types.ts';
+import type { JsonFile } from './json-file.ts';
+import { schemaProblems } from './schema-validation.ts';
+import { normaliseTag } from '../model/tags.ts';
+import type { Problem } from './problems.ts';
+
+export type { LinkRecord };
+
+/** The rules of SPEC 2.4 that a schema cannot say: tags already normalised, and one record per link. */
+function recordProblems(record: LinkRecord, index: number, file: string, json: JsonFile, seenLinks: Map<string, number>): Problem[] {
+  const problems: Problem[] = [];
+  record.tags.forEach((tag, t) => {
+    if (tag !== normaliseTag(tag)) {
+      problems.push({
+        file,
+        line: json.lineOf(`/${index}/tags/${t}`),
+        field: `[${index}].tags[${t}]`,
+        message: `${JSON.stringify(tag)} must be lower case with single inner spaces (write ${JSON.stringify(normaliseTag(tag))})`,
+      });
+    }
+  });
+  const first = seenLinks.get(record.link);
+  if (first !== undefined) {
+    problems.push({
+      file,
+      line: json.lineOf(`/${index}/link`),
+      field: `[${index}].link`,
+      message: `duplicate link ${record.link} (already the link of [${first}])`,
+    });
+  } else seenLinks.set(record.link, index);
+  return problems;
+}
+
+/** Validates links.json: the schema, then the rules beyond it. */
+export function readLinks(json: JsonFile, file: string): { links: LinkRecord[]; problems: Problem[] } {
+  const problems = schemaProblems('links', json.data, file, json.lineOf);
+  if (problems.length > 0) return { links: [], problems };
+  const links = json.data as LinkRecords;
+  const seenLinks = new Map<string, number>();
+  links.forEach((record, i) => problems.push(...recordProblems(record, i, file, json, seenLinks)));
+  return { links, problems };
+}
+
+/** Checks one new record against the schema and the existing records (used by add-link). */
+export function newLinkProblems(record: unknown, existing: LinkRecord[], file: string): Problem[] {
+  const index = existing.length;
+  const wrapped = [...existing, record];
+  const json: JsonFile = { data: wrapped, lineOf: () => undefined };
+  const problems = schemaProblems('links', wrapped, file, json.lineOf);
+  if (problems.length > 0) return problems;
+  const seenLinks = new Map(existing.map((r, i) => [r.link, i] as const));
+  return recordProblems(record as LinkRecord, index, file, json, seenLinks);
+}

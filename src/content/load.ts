@@ -1,0 +1,185 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { join, relative, sep } from 'node:path';
+import { isProblem, parseJsonFile, type JsonFile } from './json-file.ts';
+import { readContentTypes, type ContentTypeIndex } from './content-types.ts';
+import { readMembers, type Member } from './members.ts';
+import { readLinks, type LinkRecord } from './links.ts';
+import { readTopic, renderPost, type RenderedPost, type Topic, type TopicContext } from './topics.ts';
+import { duplicateWorkflowFileProblems } from '../outputs/workflow-list.ts';
+import type { Problem } from './problems.ts';
+
+/** Everything a site is built from, validated and normalised. */
+export interface SiteContent {
+  topics: Topic[];
+  contentTypes: ContentTypeIndex;
+  members: Member[];
+  links: LinkRecord[];
+}
+
+export interface LoadOptions {
+  /** The content folder (holding topics/, content-types.json …). */
+  contentDir: string;
+  /** Problems name files relative to this folder (the project root). */
+  root: string;
+  excerptLength: number;
+}
+
+function toPosix(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/');
+}
+
+function readJson(options: LoadOptions, name: string, required: boolean, problems: Problem[]): JsonFile | undefined {
+  const path = join(options.contentDir, name);
+  const file = toPosix(relative(options.root, path));
+  if (!existsSync(path)) {
+    if (required) problems.push({ file, field: '(file)', message: 'the file is missing' });
+    return undefined;
+  }
+  const parsed = parseJsonFile(readFileSync(path, 'utf8'), file);
+  if (isProblem(parsed)) {
+    problems.push(parsed);
+    return undefined;
+  }
+  return parsed;
+}
+
+/** Lists topic files under content/topics; anything there that is not a `.md` topic is a problem (topics are data, not code). */
+function topicFiles({ root, contentDir }: LoadOptions, problems: Problem[]): string[] {
+  const dir = join(contentDir, 'topics');
+  if (!existsSync(dir)) return [];
+  const files: string[] = [];
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || entry.name.startsWith('.')) continue;
+    const file = toPosix(relative(root, join(entry.parentPath, entry.name)));
+    if (entry.name.endsWith('.md')) files.push(file);
+    else
+      problems.push({
+        file,
+        field: '(file)',
+        message: entry.name.endsWith('.mdx')
+          ? 'topics are Markdown data: rename to .md (MDX is for the site\'s own pages)'
+          : 'only .md topic files belong in content/topics',
+      });
+  }
+  return files.sort();
+}
+
+/** A first post rendered in an earlier build, by topic file: reused while its Markdown is the same. */
+export interface RememberedPost extends RenderedPost {
+  /** sha1 of the Markdown it was rendered from. */
+  digest: string;
+}
+
+export type RenderMemory = Map<string, RememberedPost>;
+
+/** What one topic file gave: the topic or its problems, and its rendering to remember. */
+interface TopicResult {
+  file: string;
+  topic?: Topic;
+  problems: Problem[];
+  remembered?: RememberedPost;
+}
+
+/** Reads topic files (in any thread): each rendered anew unless `memory` holds its rendering of the same Markdown. */
+export function readTopicFiles(root: string, files: readonly string[], context: TopicContext, memory?: RenderMemory): TopicResult[] {
+  return files.map((file) => {
+    let remembered: RememberedPost | undefined;
+    const render = (markdown: string): RenderedPost => {
+      const digest = createHash('sha1').update(markdown).digest('base64url');
+      const earlier = memory?.get(file);
+      remembered = earlier?.digest === digest ? earlier : { digest, ...renderPost(markdown) };
+      return remembered;
+    };
+    const result = readTopic(file, readFileSync(join(root, file), 'utf8'), { ...context, render });
+    return { file, ...result, ...(remembered ? { remembered } : {}) };
+  });
+}
+
+/** The data files, read and checked, and the list of topic files: everything but the topics themselves. */
+function prepare(options: LoadOptions) {
+  const problems: Problem[] = [];
+  const fileOf = (name: string) => toPosix(relative(options.root, join(options.contentDir, name)));
+  const typesJson = readJson(options, 'content-types.json', true, problems);
+  const { index: contentTypes, problems: typeProblems } = typesJson
+    ? readContentTypes(typesJson, fileOf('content-types.json'))
+    : { index: { list: [], byId: new Map(), subtree: new Map() }, problems: [] };
+  problems.push(...typeProblems);
+
+  const membersJson = readJson(options, 'members.json', false, problems);
+  const members = membersJson ? readMembers(membersJson, fileOf('members.json')) : { members: [], problems: [] };
+  problems.push(...members.problems);
+
+  const linksJson = readJson(options, 'links.json', false, problems);
+  const links = linksJson ? readLinks(linksJson, fileOf('links.json')) : { links: [], problems: [] };
+  problems.push(...links.problems);
+
+  const context: TopicContext = { contentTypes, contentTypesUnreadable: !typesJson, excerptLength: options.excerptLength };
+  return { problems, contentTypes, members: members.members, links: links.links, context, files: topicFiles(options, problems) };
+}
+
+/** The checks across topics (slugs, workflow files), then all problems in file order. */
+function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]): { content: SiteContent; problems: Problem[]; memory: RenderMemory } {
+  const { problems } = prepared;
+  const topics: Topic[] = [];
+  const slugs = new Map<string, string>();
+  const memory: RenderMemory = new Map();
+  for (const { file, topic, problems: topicProblems, remembered } of results) {
+    problems.push(...topicProblems);
+    if (remembered) memory.set(file, remembered);
+    const slug = file.slice(file.lastIndexOf('/') + 1, -'.md'.length);
+    const first = slugs.get(slug);
+    if (first) {
+      problems.push({ file, field: '(slug)', message: `duplicate slug '${slug}': ${first} has the same file name` });
+      continue;
+    }
+    slugs.set(slug, file);
+    if (topic) topics.push(topic);
+  }
+  problems.push(...duplicateWorkflowFileProblems(topics));
+  problems.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));
+  return { content: { topics, contentTypes: prepared.contentTypes, members: prepared.members, links: prepared.links }, problems, memory };
+}
+
+/** Loads and validates all content. Problems are returned, all of them, never thrown. */
+export function loadContent(options: LoadOptions): { content: SiteContent; problems: Problem[] } {
+  const prepared = prepare(options);
+  const { content, problems } = assemble(prepared, readTopicFiles(options.root, prepared.files, prepared.context));
+  return { content, problems };
+}
+
+/** Below this many topics a second thread costs more than it saves. */
+const PARALLEL_FROM = 1500;
+
+/**
+ * loadContent for the build: the topic files are shared between this thread and worker threads
+ * (one per further CPU), and a first post whose Markdown is unchanged since the build that left
+ * `memory` is not rendered again. The same checks and problems as loadContent; also returns the
+ * renderings to remember for the next build.
+ */
+export async function loadContentInParallel(options: LoadOptions, memory?: RenderMemory): Promise<{ content: SiteContent; problems: Problem[]; memory: RenderMemory }> {
+  const prepared = prepare(options);
+  const { files, context } = prepared;
+  const threads = files.length < PARALLEL_FROM ? 1 : Math.min(availableParallelism(), 4);
+  const share = Math.ceil(files.length / threads);
+  const parts = Array.from({ length: threads }, (_, i) => files.slice(i * share, (i + 1) * share));
+  const memoryOf = (part: string[]) => new Map(part.flatMap((file) => (memory?.has(file) ? [[file, memory.get(file)!] as const] : [])));
+  const workers = parts.slice(1).map(
+    (part) =>
+      new Promise<TopicResult[]>((resolve, reject) => {
+        const worker = new Worker(new URL('./load-worker.ts', import.meta.url), {
+          workerData: { root: options.root, files: part, context, memory: memoryOf(part) },
+        });
+        worker.once('message', (results: TopicResult[]) => {
+          resolve(results);
+          void worker.terminate();
+        });
+        worker.once('error', reject);
+      }),
+  );
+  const mine = readTopicFiles(options.root, parts[0]!, context, memoryOf(parts[0]!));
+  const results = [mine, ...(await Promise.all(workers))].flat();
+  return assemble(prepared, results);
+}

@@ -1,0 +1,218 @@
+import matter from 'gray-matter';
+import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
+import type { TopicFrontMatter } from './schema-types.ts';
+import type { ContentTypeIndex } from './content-types.ts';
+import { schemaProblems } from './schema-validation.ts';
+import { parseContentDate } from './dates.ts';
+import { normaliseTag } from '../model/tags.ts';
+import { cutExcerpt, plainText, renderTopicHtml } from './markdown.ts';
+import type { Problem } from './problems.ts';
+
+export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+
+/** A topic after validation and normalisation: what pages, feeds and indexes are built from. */
+export interface Topic {
+  slug: string;
+  /** Source file, relative to the project root. */
+  file: string;
+  title: string;
+  author: string;
+  /** ISO 8601 instants (UTC), to the whole second. */
+  created: string;
+  updated: string;
+  createdMs: number;
+  updatedMs: number;
+  /** Id of the forum or category; `contentGroup` says which. */
+  contentType: string;
+  contentGroup: 'forum' | 'category';
+  /** Normalised tags, in the topic's own order. */
+  tags: string[];
+  replies: number;
+  views: number;
+  excerpt: string;
+  /** Sanitised HTML of the first post. */
+  html: string;
+  /** The first post as plain text (markup removed, whitespace collapsed): the excerpt and the searched words come from it. */
+  text: string;
+  workflow?: NonNullable<TopicFrontMatter['workflow']>;
+}
+
+// Dates stay strings (CORE_SCHEMA has no timestamps), so `2023-02-30` is caught rather than rolled
+// over to March by the YAML parser.
+const MATTER_OPTIONS = {
+  engines: { yaml: (text: string) => loadYaml(text, { schema: CORE_SCHEMA }) as object },
+};
+
+/**
+ * Line of a front-matter field in the file (the front matter starts on line 2). Nested fields written
+ * in block style (`workflow:` then `  file: …`, `tags:` then `  - …`) get their own line; anything
+ * else, such as a flow list `[a, b]` or a missing field, gets its nearest existing parent's line.
+ */
+function lineOfField(frontMatter: string): (pointer: string) => number | undefined {
+  const lines = frontMatter.split('\n');
+  const indentOf = (i: number) => lines[i]!.length - lines[i]!.trimStart().length;
+  const isItem = (i: number) => /^\s*-(?:\s|$)/.test(lines[i]!);
+  const isKey = (i: number, key: string) =>
+    [`${key}:`, `"${key}":`, `'${key}':`].some((start) => lines[i]!.trimStart().startsWith(start));
+  // The lines directly inside the node on line `at` (-1: the whole front matter).
+  const childLines = (at: number): number[] => {
+    const parentIndent = at < 0 ? -1 : indentOf(at);
+    const found: number[] = [];
+    let childIndent: number | undefined;
+    for (let i = at + 1; i < lines.length; i++) {
+      const text = lines[i]!.trim();
+      if (text === '' || text.startsWith('#')) continue;
+      const indent = indentOf(i);
+      // YAML lets a list's items sit at the same indentation as its key.
+      if (indent < parentIndent || (indent === parentIndent && !isItem(i))) break;
+      childIndent ??= indent;
+      if (indent === childIndent) found.push(i);
+    }
+    return found;
+  };
+  return (pointer) => {
+    let at = -1;
+    for (const raw of pointer.split('/').slice(1)) {
+      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      const children = childLines(at);
+      const next = /^\d+$/.test(key) ? children.filter(isItem)[Number(key)] : children.find((i) => isKey(i, key));
+      if (next === undefined) break;
+      at = next;
+    }
+    return at < 0 ? 1 : at + 2;
+  };
+}
+
+export interface TopicContext {
+  contentTypes: ContentTypeIndex;
+  /** content-types.json could not be read at all: its ids are unknown, so `forum`/`category` are not checked against them. */
+  contentTypesUnreadable?: boolean;
+  excerptLength: number;
+  /** Renders a first post (default: renderPost); the build passes one that remembers earlier renderings. */
+  render?: (markdown: string) => RenderedPost;
+}
+
+/** A first post rendered: sanitised HTML and its plain text. */
+export interface RenderedPost {
+  html: string;
+  text: string;
+}
+
+/** Renders a first post's Markdown to sanitised HTML and plain text. */
+export function renderPost(markdown: string): RenderedPost {
+  const html = renderTopicHtml(markdown);
+  return { html, text: plainText(html) };
+}
+
+/** Reads one topic file: every rule of SPEC 2.1. Returns the topic, or the problems (all of them). */
+export function readTopic(file: string, source: string, context: TopicContext): { topic?: Topic; problems: Problem[] } {
+  const slug = file.slice(file.lastIndexOf('/') + 1).replace(/\.md$/, '');
+  const problems: Problem[] = [];
+  if (!SLUG_PATTERN.test(slug)) {
+    problems.push({
+      file,
+      field: '(slug)',
+      message: `file name '${slug}' is not a valid slug: use lower-case letters, digits and hyphens, starting with a letter or digit`,
+    });
+  }
+  if (!/^(?:\uFEFF)?---\r?\n/.test(source)) {
+    problems.push({ file, line: 1, field: '(front matter)', message: 'the file must start with front matter between --- lines' });
+    return { problems };
+  }
+
+  let parsed: matter.GrayMatterFile<string>;
+  try {
+    parsed = matter(source, MATTER_OPTIONS);
+  } catch (error) {
+    const yamlError = error as { reason?: string; mark?: { line: number }; message: string };
+    problems.push({
+      file,
+      // The YAML text starts right after the opening `---` (its line 0 is the file's line 1).
+      line: yamlError.mark ? yamlError.mark.line + 1 : undefined,
+      field: '(front matter)',
+      message: `not valid YAML: ${yamlError.reason ?? yamlError.message.split('\n')[0]}`,
+    });
+    return { problems };
+  }
+  const lineOf = lineOfField(parsed.matter.replace(/^\r?\n/, ''));
+  const data: unknown = parsed.data ?? {};
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    problems.push({ file, line: 2, field: '(front matter)', message: 'must be a set of `field: value` lines' });
+    return { problems };
+  }
+  problems.push(...schemaProblems('topic', data, file, lineOf));
+  const fm = data as TopicFrontMatter;
+  const problem = (field: string, message: string) =>
+    problems.push({ file, line: lineOf(`/${field.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`), field, message });
+
+  // Dates: the schema checked their form; here, their order.
+  // Dates are kept to the whole second, the precision of the search index and of listings.
+  const toSecond = (ms: number | undefined) => (ms === undefined ? undefined : Math.floor(ms / 1000) * 1000);
+  const createdMs = typeof fm.created === 'string' ? toSecond(parseContentDate(fm.created)) : undefined;
+  const updatedMs = typeof fm.updated === 'string' ? toSecond(parseContentDate(fm.updated)) : createdMs;
+  if (createdMs !== undefined && updatedMs !== undefined && updatedMs < createdMs) {
+    problem('updated', `${fm.updated} is earlier than created (${fm.created})`);
+  }
+
+  // Exactly one of forum/category, naming an existing id of the right group.
+  let contentType = '';
+  let contentGroup: Topic['contentGroup'] = 'forum';
+  if (fm.forum !== undefined && fm.category !== undefined) {
+    problem('category', 'give either forum or category, not both');
+  } else if (fm.forum === undefined && fm.category === undefined) {
+    problems.push({ file, line: 1, field: 'forum', message: 'is required (or category): the forum or category the topic belongs to' });
+  } else if (typeof fm.forum === 'string') {
+    const type = context.contentTypes.byId.get(fm.forum);
+    if ((!type || type.group !== 'forum') && !context.contentTypesUnreadable) {
+      problem('forum', `'${fm.forum}' is not a forum id in content-types.json${type ? ` (it is a ${type.group === 'category' ? 'category' : 'feature category'}: use category)` : ''}`);
+    }
+    contentType = fm.forum;
+  } else if (typeof fm.category === 'string') {
+    const type = context.contentTypes.byId.get(fm.category);
+    if ((!type || type.group === 'forum') && !context.contentTypesUnreadable) {
+      problem('category', `'${fm.category}' is not a category or feature category id in content-types.json${type ? ' (it is a forum: use forum)' : ''}`);
+    }
+    contentType = fm.category;
+    contentGroup = 'category';
+  }
+
+  // Tags: normalised, 1–50 characters, no duplicates after normalising.
+  const tags: string[] = [];
+  if (Array.isArray(fm.tags)) {
+    fm.tags.forEach((raw, i) => {
+      if (typeof raw !== 'string') return; // the schema reported it
+      const tag = normaliseTag(raw);
+      const length = [...tag].length;
+      if (length < 1 || length > 50) {
+        problem(`tags[${i}]`, length < 1 ? 'a tag must not be empty' : `tag is ${length} characters; at most 50 allowed`);
+      } else if (tags.includes(tag)) {
+        problem(`tags[${i}]`, `duplicate tag '${tag}' (after trimming and lower-casing)`);
+      } else tags.push(tag);
+    });
+  }
+
+  if (problems.length > 0) return { problems };
+  const { html, text } = (context.render ?? renderPost)(parsed.content);
+  return {
+    problems,
+    topic: {
+      slug,
+      file,
+      title: fm.title,
+      author: fm.author,
+      created: new Date(createdMs!).toISOString(),
+      updated: new Date(updatedMs!).toISOString(),
+      createdMs: createdMs!,
+      updatedMs: updatedMs!,
+      contentType,
+      contentGroup,
+      tags,
+      replies: fm.replies ?? 0,
+      views: fm.views ?? 0,
+      excerpt: cutExcerpt(text, context.excerptLength),
+      html,
+      text,
+      ...(fm.workflow ? { workflow: fm.workflow } : {}),
+    },
+  };
+}

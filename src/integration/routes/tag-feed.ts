@@ -1,0 +1,16 @@
+/** /tags/<tag>/rss.xml in `astro dev`: the newest topics carrying one tag (`astro build` writes them in src/build-files.ts). */
+import type { APIRoute } from 'astro';
+import { siteData } from '../../build/site-records.ts';
+import { tagSlug } from '../../model/tags.ts';
+import { feedResponse } from './feed-response.ts';
+import type { Topic } from '../../content/topics.ts';
+
+export async function getStaticPaths() {
+  const { byTag } = await siteData();
+  return [...byTag].map(([tag, topics]) => ({ params: { tag: tagSlug(tag) }, props: { tag, topics } }));
+}
+
+export const GET: APIRoute = async ({ props, site }) => {
+  const { tag, topics } = props as { tag: string; topics: Topic[] };
+  return feedResponse(topics, site, tag);
+};

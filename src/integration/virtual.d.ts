@@ -1,0 +1,4 @@
+declare module 'virtual:tagsite/options' {
+  const options: import('./options.ts').ResolvedOptions;
+  export default options;
+}

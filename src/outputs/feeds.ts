@@ -1,0 +1,99 @@
+/**
+ * RSS 2.0 feeds: one for the whole site (/rss.xml) and one per tag (/tags/<tag>/rss.xml), in the
+ * manner of Hugo's feed per taxonomy term. The XML itself is written by @astrojs/rss, which escapes
+ * every text it is given; this module decides what goes in.
+ */
+import { getRssString } from '@astrojs/rss';
+import type { Topic } from '../content/topics.ts';
+import type { Problem } from '../content/problems.ts';
+import { tagPath, topicPath } from '../model/urls.ts';
+
+/** Items a feed carries: the newest topics only, as feed readers poll the whole file each time. */
+export const FEED_ITEMS = 50;
+
+/** Site path of a feed: `/rss.xml` for the whole site, `/tags/<tag>/rss.xml` for one tag. */
+export function feedPath(tag?: string): string {
+  return tag === undefined ? '/rss.xml' : `${tagPath(tag)}rss.xml`;
+}
+
+/** The newest topics first (by `created`: a feed announces new topics), ties by slug A→Z, at most `limit`. */
+export function feedTopics(topics: readonly Topic[], limit = FEED_ITEMS): Topic[] {
+  return [...topics]
+    .sort((a, b) => b.createdMs - a.createdMs || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
+    .slice(0, limit);
+}
+
+// XML 1.0 cannot carry these characters at all, escaped or not; a title that holds one would
+// make the whole feed unreadable.
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text with the characters XML 1.0 forbids removed (escaping is the XML writer's job). */
+export function xmlText(text: string): string {
+  return text.replace(NOT_XML, '');
+}
+
+/** `&`, `<`, `>`, `"` and `'` as entities: for the few elements written as raw XML. */
+export function escapeXml(text: string): string {
+  return xmlText(text).replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`);
+}
+
+/** An absolute URL of a site path: `site` + `base` + path. */
+export function absoluteUrl(siteRoot: string, path: string): string {
+  return new URL(path.replace(/^\/+/, ''), siteRoot.endsWith('/') ? siteRoot : `${siteRoot}/`).href;
+}
+
+export interface FeedItem {
+  title: string;
+  link: string;
+  pubDate: Date;
+  description: string;
+  categories: string[];
+  /** Raw XML for the item: the author as `dc:creator` (RSS's own `author` must be an e-mail address). */
+  customData: string;
+}
+
+/** A topic as a feed item: its title, absolute link, creation date, excerpt, tags and author. */
+export function feedItem(topic: Topic, siteRoot: string): FeedItem {
+  return {
+    title: xmlText(topic.title),
+    link: absoluteUrl(siteRoot, topicPath(topic.slug)),
+    pubDate: new Date(topic.createdMs),
+    description: xmlText(topic.excerpt),
+    categories: topic.tags.map(xmlText),
+    customData: `<dc:creator>${escapeXml(topic.author)}</dc:creator>`,
+  };
+}
+
+export interface FeedOptions {
+  /** The site's title (the `title` option). */
+  siteTitle: string;
+  /** The site's absolute root URL (Astro `site` + `base`). */
+  siteRoot: string;
+  /** The feed of one tag; the whole site's when undefined. */
+  tag?: string;
+}
+
+/** Everything @astrojs/rss needs for one feed: channel title, description, link, self link and items. */
+export function feedChannel(topics: readonly Topic[], { siteTitle, siteRoot, tag }: FeedOptions) {
+  const self = absoluteUrl(siteRoot, feedPath(tag));
+  return {
+    title: xmlText(tag === undefined ? siteTitle : `${siteTitle}: topics tagged '${tag}'`),
+    description: xmlText(tag === undefined ? `The newest topics of ${siteTitle}.` : `The newest topics tagged '${tag}' on ${siteTitle}.`),
+    site: tag === undefined ? siteRoot : absoluteUrl(siteRoot, tagPath(tag)),
+    xmlns: { atom: 'http://www.w3.org/2005/Atom', dc: 'http://purl.org/dc/elements/1.1/' },
+    customData: `<language>en</language><atom:link href="${escapeXml(self)}" rel="self" type="application/rss+xml"/>`,
+    items: feedTopics(topics).map((topic) => feedItem(topic, siteRoot)),
+  };
+}
+
+/** The RSS 2.0 document of one feed. */
+export function feedXml(topics: readonly Topic[], options: FeedOptions): Promise<string> {
+  return getRssString(feedChannel(topics, options));
+}
+
+/** Feeds (and the sitemap) hold absolute URLs: without Astro's `site` they cannot be written. */
+export const SITE_REQUIRED: Problem = {
+  file: 'astro.config.mjs',
+  field: 'site',
+  message: "is required for the RSS feeds: their links are absolute URLs (set site: 'https://your.domain')",
+};

@@ -1,0 +1,142 @@
+import type { Topic } from '../content/topics.ts';
+import type { ContentType } from '../content/content-types.ts';
+import { tagSlug } from '../model/tags.ts';
+import { terms, vocabKey } from './words.ts';
+import {
+  INDEX_VERSION, deltaEncode, displayShardSize, type Columns, type CoreFile, type DisplayRow, type IndexedType,
+  type PostingsFile, type StructuredCore, type TagFile, type TagOrdinalsFile, type VocabFile, type WordsFile,
+} from './index-format.ts';
+
+/** Aim for about this many postings per postings shard. */
+const POSTINGS_PER_SHARD = 12_000;
+
+function columnsOf(topics: readonly Topic[], tagId: Map<string, number>, authorId: Map<string, number>, typeId: Map<string, number>): Columns {
+  const updatedSeconds = topics.map((topic) => Math.floor(topic.updatedMs / 1000));
+  return {
+    // Listing order is newest `updated` first, so the deltas are small negative numbers.
+    updated: deltaEncode(updatedSeconds),
+    age: topics.map((topic, i) => updatedSeconds[i]! - Math.floor(topic.createdMs / 1000)),
+    replies: topics.map((topic) => topic.replies),
+    views: topics.map((topic) => topic.views),
+    author: topics.map((topic) => authorId.get(topic.author)!),
+    type: topics.map((topic) => typeId.get(topic.contentType) ?? -1),
+    tags: topics.map((topic) => topic.tags.map((tag) => tagId.get(tag)!)),
+  };
+}
+
+/** Content-type id → its index in the site's order (the index's type numbers). */
+function typeIndexOf(contentTypes: readonly ContentType[]): Map<string, number> {
+  return new Map(contentTypes.map((type, i) => [type.id, i]));
+}
+
+/** The site's content types as the index lists them: in the site's order, each naming its parent forum. */
+export function indexedTypes(contentTypes: readonly ContentType[]): IndexedType[] {
+  const typeIndex = typeIndexOf(contentTypes);
+  return contentTypes.map((type) => ({
+    id: type.id,
+    name: type.name,
+    group: type.group,
+    parent: type.path.length > 1 ? typeIndex.get(type.path.at(-2)!)! : -1,
+  }));
+}
+
+/** The structured part of core.json. `topics` must be in listing order (their index is their ordinal). */
+export function structuredCore(topics: readonly Topic[], contentTypes: readonly ContentType[]): StructuredCore {
+  // Tags by count (most used first) give the most used tags the shortest ids.
+  const tagCount = new Map<string, number>();
+  for (const topic of topics) for (const tag of topic.tags) tagCount.set(tag, (tagCount.get(tag) ?? 0) + 1);
+  const tagNames = [...tagCount.keys()].sort((a, b) => tagCount.get(b)! - tagCount.get(a)! || (a < b ? -1 : 1));
+  const authorNames = [...new Set(topics.map((topic) => topic.author))].sort();
+  return {
+    count: topics.length,
+    tagNames,
+    authorNames,
+    types: indexedTypes(contentTypes),
+    ...columnsOf(topics, new Map(tagNames.map((tag, i) => [tag, i])), new Map(authorNames.map((author, i) => [author, i])), typeIndexOf(contentTypes)),
+  };
+}
+
+/**
+ * All files of the search index, by path under /search-index/. `topics` must be in listing order
+ * (their index is their ordinal).
+ */
+export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonly ContentType[]): Map<string, string> {
+  const files = new Map<string, string>();
+  const structured = structuredCore(topics, contentTypes);
+  const { types } = structured;
+  const typeIndex = typeIndexOf(contentTypes);
+
+  // Words: term → ordinals (ascending, since ordinals are visited in order).
+  const postings = new Map<string, { all: number[]; title: number[] }>();
+  topics.forEach((topic, ordinal) => {
+    const titleTerms = new Set(terms(topic.title));
+    const allTerms = new Set([...titleTerms, ...terms(topic.text)]);
+    for (const term of allTerms) {
+      let entry = postings.get(term);
+      if (!entry) postings.set(term, (entry = { all: [], title: [] }));
+      entry.all.push(ordinal);
+      if (titleTerms.has(term)) entry.title.push(ordinal);
+    }
+  });
+  // Postings shards: consecutive runs of the sorted terms, each of about POSTINGS_PER_SHARD postings.
+  const vocab = new Map<string, VocabFile>();
+  const shards: PostingsFile[] = [];
+  const postingBounds: string[] = [];
+  let inShard = Infinity;
+  for (const term of [...postings.keys()].sort()) {
+    const entry = postings.get(term)!;
+    const key = vocabKey(term);
+    let file = vocab.get(key);
+    if (!file) vocab.set(key, (file = { terms: [], df: [] }));
+    file.terms.push(term);
+    file.df.push(entry.all.length);
+    if (inShard > 0 && inShard + entry.all.length > POSTINGS_PER_SHARD) {
+      shards.push({});
+      postingBounds.push(term);
+      inShard = 0;
+    }
+    inShard += entry.all.length;
+    shards.at(-1)![term] = [deltaEncode(entry.all), deltaEncode(entry.title)];
+  }
+  if (shards.length === 0) (shards.push({}), postingBounds.push(''));
+  const vocabKeys = [...vocab.keys()].sort();
+  for (const [key, file] of vocab) files.set(`vocab/${key}.json`, JSON.stringify(file));
+  shards.forEach((shard, n) => files.set(`postings/${n}.json`, JSON.stringify(shard)));
+
+  const shardSize = displayShardSize(topics.length);
+  const core: CoreFile = { version: INDEX_VERSION, displayShardSize: shardSize, postingBounds, vocabKeys, ...structured };
+  files.set('core.json', JSON.stringify(core));
+
+  const row = (topic: Topic): DisplayRow => [topic.slug, topic.title, topic.excerpt];
+  for (let start = 0; start < topics.length; start += shardSize) {
+    files.set(`display/${start / shardSize}.json`, JSON.stringify(topics.slice(start, start + shardSize).map(row)));
+  }
+
+  // One self-contained file per tag: its topics only, with local ids for tags, authors and types.
+  const byTag = new Map<string, number[]>();
+  topics.forEach((topic, ordinal) => {
+    for (const tag of topic.tags) {
+      let list = byTag.get(tag);
+      if (!list) byTag.set(tag, (list = []));
+      list.push(ordinal);
+    }
+  });
+  files.set('words.json', JSON.stringify({ count: topics.length, postingBounds, vocabKeys } satisfies WordsFile));
+  for (const [tag, ordinals] of byTag) {
+    const subset = ordinals.map((ordinal) => topics[ordinal]!);
+    const localTags = [...new Set(subset.flatMap((topic) => topic.tags))];
+    const localAuthors = [...new Set(subset.map((topic) => topic.author))].sort();
+    const file: TagFile = {
+      version: INDEX_VERSION,
+      tag,
+      tagNames: localTags,
+      authorNames: localAuthors,
+      types,
+      display: subset.map(row),
+      ...columnsOf(subset, new Map(localTags.map((t, i) => [t, i])), new Map(localAuthors.map((a, i) => [a, i])), typeIndex),
+    };
+    files.set(`tags/${tagSlug(tag)}.json`, JSON.stringify(file));
+    files.set(`tag-ordinals/${tagSlug(tag)}.json`, JSON.stringify(deltaEncode(ordinals) satisfies TagOrdinalsFile));
+  }
+  return files;
+}
