@@ -1,4 +1,5 @@
 import type { Topic } from '../content/topics.ts';
+import { comparePopularity } from './popularity.ts';
 
 /** The default listing order (SPEC 4.1): newest `updated` first; ties by newest `created`, then slug A→Z. */
 export function compareListing(a: Topic, b: Topic): number {
@@ -20,7 +21,8 @@ export function topicsByTag(topics: readonly Topic[]): Map<string, Topic[]> {
       list.push(topic);
     }
   }
-  return new Map([...byTag].sort(([a, x], [b, y]) => y.length - x.length || (a < b ? -1 : a > b ? 1 : 0)));
+  const order = [...byTag.keys()].map((tag) => [tag, byTag.get(tag)!.length] as const).sort(comparePopularity);
+  return new Map(order.map(([tag]) => [tag, byTag.get(tag)!]));
 }
 
 /** `Found 17 results`, `Found 1 result`, `Found 0 results`. */

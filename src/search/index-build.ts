@@ -2,6 +2,7 @@ import type { Topic } from '../content/topics.ts';
 import type { ContentType } from '../content/content-types.ts';
 import { tagSlug } from '../model/tags.ts';
 import { terms, vocabKey } from './words.ts';
+import { comparePopularity } from '../model/popularity.ts';
 import {
   INDEX_VERSION, deltaEncode, displayShardSize, type Columns, type CoreFile, type DisplayRow, type IndexedType,
   type PostingsFile, type StructuredCore, type TagFile, type TagOrdinalsFile, type VocabFile, type WordsFile,
@@ -45,7 +46,7 @@ export function structuredCore(topics: readonly Topic[], contentTypes: readonly 
   // Tags by count (most used first) give the most used tags the shortest ids.
   const tagCount = new Map<string, number>();
   for (const topic of topics) for (const tag of topic.tags) tagCount.set(tag, (tagCount.get(tag) ?? 0) + 1);
-  const tagNames = [...tagCount.keys()].sort((a, b) => tagCount.get(b)! - tagCount.get(a)! || (a < b ? -1 : 1));
+  const tagNames = [...tagCount].sort(comparePopularity).map(([tag]) => tag);
   const authorNames = [...new Set(topics.map((topic) => topic.author))].sort();
   return {
     count: topics.length,

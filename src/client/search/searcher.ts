@@ -5,6 +5,7 @@ import { FACETS_SHOWN, namedFacets, typeChoices } from '../../search/facets.ts';
 import { SMALL_SITE_MAX_TOPICS, type CoreFile, type DisplayRow, type TagFile, type TagOrdinalsFile, type WordsFile } from '../../search/index-format.ts';
 import { WordMatcher } from '../../search/word-match.ts';
 import type { Choices, IndexSource, ResultRow, SearchRequest, SearchResults } from './protocol.ts';
+import { comparePopularity } from '../../model/popularity.ts';
 
 /** Display files fetched at once in that background prefetch (browsers allow 6 connections a host over HTTP/1.1). */
 const DISPLAY_PREFETCH_LANES = 4;
@@ -13,7 +14,7 @@ const DISPLAY_PREFETCH_LANES = 4;
 function byUse(names: readonly string[], postings: readonly Uint32Array[]): string[] {
   return names
     .map((name, i) => [name, postings[i]!.length] as const)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .sort(comparePopularity)
     .map(([name]) => name);
 }
 
