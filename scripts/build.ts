@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { loadContentInParallel } from '../src/content/load.ts';
 import { handOverContent, handOverSideFiles } from '../src/build/store.ts';
 import { sideFilesInWorker } from '../src/build/index-and-feeds.ts';
-import { siteRootUrl } from '../src/outputs/workflow-list.ts';
+import { siteRootUrl } from '../src/model/urls.ts';
 import { startPageReuse } from '../src/build/page-reuse.ts';
 import { carryOver, codeDigest, forgetPages, noteSource, pruneCaches, rememberedPosts, rememberPages, rememberPosts, reusablePages } from '../src/build/cache.ts';
 import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from '../src/cli/project.ts';

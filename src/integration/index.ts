@@ -6,7 +6,7 @@ import { ContentProblemsError, type Problem } from '../content/problems.ts';
 import { publishedListPaths, workflowAddressProblems } from '../outputs/workflow-list.ts';
 import { writeWorkflowHeaders } from '../outputs/headers.ts';
 import { forgetContent, setContentSource } from '../build/store.ts';
-import { siteRootUrl } from '../outputs/workflow-list.ts';
+import { siteRootUrl } from '../model/urls.ts';
 import { writeBuildFiles } from '../build/write-files.ts';
 
 const VIRTUAL_ID = 'virtual:tagsite/options';

@@ -67,11 +67,6 @@ export function appendRecordText(text: string, records: unknown[], record: LinkR
   return `${before}${empty ? '' : ','}${newline}${body}${newline}${text.slice(close)}`;
 }
 
-/** Site path of the link directory filtered by one tag (the `tag` query parameter is its state). */
-export function linksTagPath(tag: string): string {
-  return `/links/?tag=${encodeURIComponent(tag)}`;
-}
-
 /** The count line of the link directory: all records, or how many carry the chosen tag. */
 export function linkCountText(shown: number, total: number, tag: string): string {
   const records = (n: number) => `${n} link record${n === 1 ? '' : 's'}`;

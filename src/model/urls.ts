@@ -1,9 +1,26 @@
+/**
+ * Every site path and absolute URL the site publishes, in one place. Site paths start at the
+ * site's root without Astro's `base`; withBase (or src/components/href.ts in pages) adds it, and
+ * absoluteUrl makes one absolute from the site's root URL. Browser-safe: the client uses these too.
+ */
+import { memberKey } from './members.ts';
 import { tagSlug } from './tags.ts';
 
 /** Joins Astro's `base` and a site path, so every link works under a sub-path (`/sub/path/tags/`). */
 export function withBase(base: string, path: string): string {
   const head = base.endsWith('/') ? base.slice(0, -1) : base;
   return `${head}/${path.replace(/^\/+/, '')}`;
+}
+
+/** The site's absolute root URL from Astro's `site` and `base`; undefined without a `site`. */
+export function siteRootUrl(site: string | URL | undefined, base: string): string | undefined {
+  if (!site) return undefined;
+  return new URL(withBase(base, '/'), site).href;
+}
+
+/** An absolute URL of a site path: `site` + `base` + path. */
+export function absoluteUrl(siteRoot: string, path: string): string {
+  return new URL(path.replace(/^\/+/, ''), siteRoot.endsWith('/') ? siteRoot : `${siteRoot}/`).href;
 }
 
 /** Site path of a tag listing page; page 1 is the tag's own URL. */
@@ -15,4 +32,35 @@ export function tagPath(tag: string, page = 1): string {
 /** Site path of a topic page. */
 export function topicPath(slug: string): string {
   return `/topics/${slug}/`;
+}
+
+/** A topic's absolute URL on the site. */
+export function topicUrl(siteRoot: string, slug: string): string {
+  return absoluteUrl(siteRoot, topicPath(slug));
+}
+
+/** Site path of a feed: `/rss.xml` for the whole site, `/tags/<tag>/rss.xml` for one tag. */
+export function feedPath(tag?: string): string {
+  return tag === undefined ? '/rss.xml' : `${tagPath(tag)}rss.xml`;
+}
+
+/**
+ * A member's URL segment: the member key escaped like a tag, so one member has one page whatever
+ * the case of the name. An all-digit name gets a `~n` prefix, which tag escaping never makes, so it
+ * cannot be taken for a page number of /members/<n>/.
+ */
+export function memberSlug(name: string): string {
+  const slug = tagSlug(memberKey(name));
+  return /^\d+$/.test(slug) ? `~n${slug}` : slug;
+}
+
+/** Site path of a member's page: the profile, or page `page` of their topics. */
+export function memberPath(name: string, page = 1): string {
+  const base = `/members/${encodeURIComponent(memberSlug(name))}/`;
+  return page <= 1 ? base : `${base}${page}/`;
+}
+
+/** Site path of the link directory filtered by one tag (the `tag` query parameter is its state). */
+export function linksTagPath(tag: string): string {
+  return `/links/?tag=${encodeURIComponent(tag)}`;
 }

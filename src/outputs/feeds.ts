@@ -6,15 +6,10 @@
 import { getRssString } from '@astrojs/rss';
 import type { Topic } from '../content/topics.ts';
 import type { Problem } from '../content/problems.ts';
-import { tagPath, topicPath } from '../model/urls.ts';
+import { absoluteUrl, feedPath, tagPath, topicUrl } from '../model/urls.ts';
 
 /** Items a feed carries: the newest topics only, as feed readers poll the whole file each time. */
 export const FEED_ITEMS = 50;
-
-/** Site path of a feed: `/rss.xml` for the whole site, `/tags/<tag>/rss.xml` for one tag. */
-export function feedPath(tag?: string): string {
-  return tag === undefined ? '/rss.xml' : `${tagPath(tag)}rss.xml`;
-}
 
 /** The newest topics first (by `created`: a feed announces new topics), ties by slug A→Z, at most `limit`. */
 export function feedTopics(topics: readonly Topic[], limit = FEED_ITEMS): Topic[] {
@@ -37,11 +32,6 @@ export function escapeXml(text: string): string {
   return xmlText(text).replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`);
 }
 
-/** An absolute URL of a site path: `site` + `base` + path. */
-export function absoluteUrl(siteRoot: string, path: string): string {
-  return new URL(path.replace(/^\/+/, ''), siteRoot.endsWith('/') ? siteRoot : `${siteRoot}/`).href;
-}
-
 export interface FeedItem {
   title: string;
   link: string;
@@ -56,7 +46,7 @@ export interface FeedItem {
 export function feedItem(topic: Topic, siteRoot: string): FeedItem {
   return {
     title: xmlText(topic.title),
-    link: absoluteUrl(siteRoot, topicPath(topic.slug)),
+    link: topicUrl(siteRoot, topic.slug),
     pubDate: new Date(topic.createdMs),
     description: xmlText(topic.excerpt),
     categories: topic.tags.map(xmlText),

@@ -4,7 +4,8 @@
  * sorted the addresses with a locale-aware comparison, which took a second at 10,000 topics and
  * grew faster than the site.
  */
-import { absoluteUrl, escapeXml } from './feeds.ts';
+import { escapeXml } from './feeds.ts';
+import { absoluteUrl } from '../model/urls.ts';
 
 /** The protocol allows 50,000 addresses per file; staying below leaves room. */
 export const SITEMAP_URLS = 45_000;

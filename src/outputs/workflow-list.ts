@@ -6,7 +6,8 @@ import type { Topic } from '../content/topics.ts';
 import type { Member } from '../content/members.ts';
 import type { WorkflowList } from '../content/schema-types.ts';
 import { schemaProblems } from '../content/schema-validation.ts';
-import { topicPath, withBase } from '../model/urls.ts';
+import { topicUrl } from '../model/urls.ts';
+import { memberKey } from '../model/members.ts';
 import { isSitePath, type WorkflowListItem } from '../model/workflow-list.ts';
 import type { Problem } from '../content/problems.ts';
 
@@ -23,17 +24,6 @@ export interface WorkflowListContext {
   contentTypes: ReadonlyMap<string, { name: string }>;
 }
 
-/** The site's absolute root URL from Astro's `site` and `base`; undefined without a `site`. */
-export function siteRootUrl(site: string | URL | undefined, base: string): string | undefined {
-  if (!site) return undefined;
-  return new URL(withBase(base, '/'), site).href;
-}
-
-/** A topic's absolute URL on the site. */
-export function topicUrl(siteRoot: string, slug: string): string {
-  return new URL(topicPath(slug).slice(1), siteRoot.endsWith('/') ? siteRoot : `${siteRoot}/`).href;
-}
-
 /** The workflow's name is its file name without the extension; a file named only `.flowsmith` falls back to the topic title. */
 export function workflowName(file: string, title: string): string {
   const dot = file.lastIndexOf('.');
@@ -44,9 +34,8 @@ export function workflowName(file: string, title: string): string {
 /** One list item: all eleven keys, "" for what the topic does not give. The topic must have a workflow. */
 export function workflowItem(topic: Topic, context: WorkflowListContext): WorkflowListItem {
   const workflow = topic.workflow!;
-  const author = topic.author.toLowerCase();
-  // Member names are unique case-insensitively, as the author filter compares them.
-  const member = context.members.find((m) => m.name.toLowerCase() === author);
+  const author = memberKey(topic.author);
+  const member = context.members.find((m) => memberKey(m.name) === author);
   // Keys in the schema's order, which is the order they are written in.
   return {
     'workflow-name': workflowName(workflow.file, topic.title),

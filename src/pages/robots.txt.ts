@@ -1,8 +1,7 @@
 /** /robots.txt: everything may be crawled; the sitemap (src/outputs/sitemap.ts) says what there is. */
 import type { APIRoute } from 'astro';
 import { base } from 'astro:config/client';
-import { siteRootUrl } from '../outputs/workflow-list.ts';
-import { absoluteUrl } from '../outputs/feeds.ts';
+import { absoluteUrl, siteRootUrl } from '../model/urls.ts';
 
 export const GET: APIRoute = ({ site }) => {
   const siteRoot = siteRootUrl(site, base);

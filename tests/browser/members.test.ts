@@ -11,7 +11,7 @@ import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { loadContent } from '../../src/content/load.ts';
 import { projectOptions } from '../../src/cli/project.ts';
-import { memberSlug } from '../../src/outputs/member-index.ts';
+import { memberSlug } from '../../src/model/urls.ts';
 import { EMPTY_MEMBER_QUERY, type MemberQuery, type MemberRecord } from '../../src/search/member-search.ts';
 import type { Topic } from '../../src/content/topics.ts';
 import { dayOffset, expectedMembers } from '../oracles/members.ts';

@@ -10,9 +10,9 @@ import {
   linkCountText,
   linkRecordFromArguments,
   linkTagCounts,
-  linksTagPath,
   publishedLinkRecord,
 } from '../../src/model/link-records.ts';
+import { linksTagPath } from '../../src/model/urls.ts';
 import { writeFileAtomic } from '../../src/cli/atomic-file.ts';
 import type { LinkRecord } from '../../src/content/links.ts';
 

@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import {
   EMPTY_MEMBER_QUERY, filterMembers, memberParamsOf, parseMemberParams, type MemberQuery, type MemberRecord,
 } from '../../src/search/member-search.ts';
-import { memberRecords, memberSlug } from '../../src/outputs/member-index.ts';
+import { memberRecords } from '../../src/outputs/member-index.ts';
+import { memberSlug } from '../../src/model/urls.ts';
 import { DATE_PRESETS, type DateFilter } from '../../src/search/query.ts';
 import type { Member } from '../../src/content/members.ts';
 import type { Topic } from '../../src/content/topics.ts';

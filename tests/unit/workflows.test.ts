@@ -13,8 +13,6 @@ import {
   publishedListPaths,
   renderWorkflowList,
   siteAddress,
-  siteRootUrl,
-  topicUrl,
   WORKFLOW_KEYS,
   workflowAddressProblems,
   workflowItem,
@@ -24,6 +22,7 @@ import {
   type WorkflowListContext,
 } from '../../src/outputs/workflow-list.ts';
 import { readWorkflowItem, safeHttpUrl } from '../../src/model/workflow-list.ts';
+import { siteRootUrl, topicUrl } from '../../src/model/urls.ts';
 import { workflowHeaderRules } from '../../src/outputs/headers.ts';
 import { formatProblem } from '../../src/content/problems.ts';
 import { projectRoot } from '../helpers/cli.ts';

@@ -2,8 +2,7 @@ import {
   EMPTY_MEMBER_QUERY, filterMembers, memberParamsOf, MEMBERS_PAGE_SIZE, parseMemberParams, PROFILE_FIELDS,
   type MemberQuery, type MemberRecord,
 } from '../../search/member-search.ts';
-import { memberPath } from '../../outputs/member-index.ts';
-import { withBase } from '../../model/urls.ts';
+import { memberPath, withBase } from '../../model/urls.ts';
 import { renderPagination } from '../search/render.ts';
 
 /** Fills a clone of the static member card with one member (text only; the website only when http(s)). */

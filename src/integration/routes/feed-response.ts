@@ -2,7 +2,7 @@
 import { base } from 'astro:config/client';
 import options from 'virtual:tagsite/options';
 import { feedXml, SITE_REQUIRED } from '../../outputs/feeds.ts';
-import { siteRootUrl } from '../../outputs/workflow-list.ts';
+import { siteRootUrl } from '../../model/urls.ts';
 import { ContentProblemsError } from '../../content/problems.ts';
 import type { Topic } from '../../content/topics.ts';
 

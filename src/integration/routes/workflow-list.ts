@@ -5,7 +5,8 @@
  */
 import type { APIRoute } from 'astro';
 import { siteData } from '../../build/site-records.ts';
-import { renderWorkflowList, siteRootUrl } from '../../outputs/workflow-list.ts';
+import { renderWorkflowList } from '../../outputs/workflow-list.ts';
+import { siteRootUrl } from '../../model/urls.ts';
 import { ContentProblemsError } from '../../content/problems.ts';
 
 export const prerender = true;
