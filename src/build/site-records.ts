@@ -3,6 +3,7 @@ import type { ContentType } from '../content/content-types.ts';
 import type { Member } from '../content/members.ts';
 import type { LinkRecord } from '../content/links.ts';
 import { sortForListing, topicsByTag } from '../model/listing.ts';
+import { memberKey } from '../model/members.ts';
 import { heldContent } from './store.ts';
 import { typeChoices } from '../search/facets.ts';
 import { indexedTypes } from '../search/index-build.ts';
@@ -32,7 +33,7 @@ function derive(content: SiteContent): SiteData {
     byTag: topicsByTag(topics),
     contentTypes: new Map(content.contentTypes.list.map((type) => [type.id, type])),
     members: content.members,
-    memberNames: new Set(content.members.map((member) => member.name.toLowerCase())),
+    memberNames: new Set(content.members.map((member) => memberKey(member.name))),
     links: content.links,
   };
 }

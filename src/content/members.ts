@@ -1,18 +1,19 @@
 import type { Member, Members } from './schema-types.ts';
 import type { JsonFile } from './json-file.ts';
 import { schemaProblems } from './schema-validation.ts';
+import { memberKey } from '../model/members.ts';
 import type { Problem } from './problems.ts';
 
 export type { Member };
 
-/** Validates members.json; names are unique (compared case-insensitively, as the author filter is). */
+/** Validates members.json; names are unique by memberKey (case-insensitively, as the author filter compares them). */
 export function readMembers(json: JsonFile, file: string): { members: Member[]; problems: Problem[] } {
   const problems = schemaProblems('members', json.data, file, json.lineOf);
   if (problems.length > 0) return { members: [], problems };
   const members = json.data as Members;
   const seen = new Map<string, number>();
   members.forEach((member, i) => {
-    const key = member.name.toLowerCase();
+    const key = memberKey(member.name);
     const first = seen.get(key);
     if (first !== undefined) {
       problems.push({

@@ -1,5 +1,6 @@
 import { deltaDecode, type Columns, type CoreFile, type IndexedType, type StructuredCore, type TagFile, type TagOrdinalsFile } from './index-format.ts';
 import { dateBounds, effectiveSort, type SearchQuery } from './query.ts';
+import { memberKey } from '../model/members.ts';
 
 /** The structured fields of a set of topics, decoded for fast filtering. Local ordinal = position here. */
 export interface SearchIndex {
@@ -26,7 +27,7 @@ export interface SearchIndex {
   authorPostings: Uint32Array[];
   /** Precomputed: tag → id. */
   tagId: Map<string, number>;
-  /** Precomputed: lower-cased author → ids (`Mira` and `mira` are two names but one case-insensitive match). */
+  /** Precomputed: member key → author ids (`Mira` and `mira` are two names but one member). */
   authorIds: Map<string, number[]>;
   /** Precomputed: content-type index → local ordinals. */
   typePostings: Uint32Array[];
@@ -95,7 +96,7 @@ export function decodeIndex(file: (StructuredCore | TagFile) & Columns): SearchI
     authorPostings: postingsBy(count, file.authorNames.length, (i) => [author[i]!]),
     typePostings: postingsBy(count, file.types.length, (i) => [type[i]!]),
     tagId: new Map(file.tagNames.map((tag, i) => [tag, i])),
-    authorIds: file.authorNames.reduce((ids, name, i) => ids.set(name.toLowerCase(), [...(ids.get(name.toLowerCase()) ?? []), i]), new Map<string, number[]>()),
+    authorIds: file.authorNames.reduce((ids, name, i) => ids.set(memberKey(name), [...(ids.get(memberKey(name)) ?? []), i]), new Map<string, number[]>()),
     orders: new Map(),
   };
 }
@@ -148,7 +149,7 @@ export function structuredFilter(index: SearchIndex, query: SearchQuery, now: Da
     starts.push(query.match === 'all' ? intersect(lists, index.count) : union(lists, index.count));
   }
   if (query.author) {
-    const ids = index.authorIds.get(query.author.toLowerCase()) ?? [];
+    const ids = index.authorIds.get(memberKey(query.author)) ?? [];
     starts.push(ids.length ? union(ids.map((id) => index.authorPostings[id]!), index.count) : empty);
   }
   if (query.type) {

@@ -3,6 +3,7 @@ import { perSite } from '../../build/site-records.ts';
 import { memberRecords } from '../../outputs/member-index.ts';
 import { EMPTY_MEMBER_QUERY, filterMembers, MEMBERS_PAGE_SIZE, type MemberRecord } from '../../search/member-search.ts';
 import { paginate } from '../../model/listing.ts';
+import { memberKey } from '../../model/members.ts';
 import type { Topic } from '../../content/topics.ts';
 
 export type MembersPageProps =
@@ -27,13 +28,13 @@ export const memberList = perSite(({ members, topics }): MemberRecord[] =>
 const memberTopicPages = perSite(({ topics }) => {
   const byAuthor = new Map<string, Topic[]>();
   for (const topic of topics) {
-    const key = topic.author.toLowerCase();
+    const key = memberKey(topic.author);
     let list = byAuthor.get(key);
     if (!list) byAuthor.set(key, (list = []));
     list.push(topic);
   }
   return (member: MemberRecord): Topic[][] => {
-    const pages = paginate(byAuthor.get(member.name.toLowerCase()) ?? [], options.pageSize);
+    const pages = paginate(byAuthor.get(memberKey(member.name)) ?? [], options.pageSize);
     return pages.length > 0 ? pages : [[]];
   };
 });
