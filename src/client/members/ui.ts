@@ -3,7 +3,7 @@ import {
   type MemberQuery, type MemberRecord,
 } from '../../search/member-search.ts';
 import { memberPath, withBase } from '../../model/urls.ts';
-import { renderPagination } from '../search/render.ts';
+import { renderPagination } from '../pagination.ts';
 
 /** Fills a clone of the static member card with one member (text only; the website only when http(s)). */
 function renderMember(template: HTMLTemplateElement, member: MemberRecord, base: string): HTMLElement {

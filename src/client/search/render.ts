@@ -1,16 +1,15 @@
-import { entryShowsTags, entryTags, repliesText, resultCountText } from '../../model/listing.ts';
+// A search's results in the static listing's markup (Listing.astro, ResultEntry.astro).
+import { entryShowsTags, entryTags, repliesText, resultCountText, searchResultsHeadingText } from '../../model/listing.ts';
 import { tagPath, topicPath, withBase } from '../../model/urls.ts';
-import type { ResultRow } from './protocol.ts';
+import type { SearchQuery } from '../../search/query.ts';
+import { setText } from '../dom.ts';
+import { renderPagination } from '../pagination.ts';
+import type { ResultRow, SearchResults } from './protocol.ts';
 
 export interface ListingOptions {
   base: string;
   tagsShown: number;
   alwaysShowTags: boolean;
-}
-
-/** Writes text only when it changes: an unchanged node needs no new style, layout or text shaping. */
-export function setText(node: Element, text: string): void {
-  if (node.textContent !== text) node.textContent = text;
 }
 
 function setAttribute(node: Element, name: string, value: string): void {
@@ -84,31 +83,17 @@ export function renderEntries(list: Element, template: HTMLTemplateElement, rows
   while (list.children.length > rows.length) list.lastElementChild!.remove();
 }
 
-const paginationShown = new WeakMap<Element, string>();
-
-/** Pagination in the static listing's markup; `urlOf(n)` gives page n's address. */
-export function renderPagination(nav: HTMLElement, page: number, pages: number, urlOf: (n: number) => string): void {
-  const hidden = pages <= 1;
-  if (nav.hidden !== hidden) nav.hidden = hidden;
-  const key = hidden ? '' : `${page}/${pages}/${page > 1 ? urlOf(page - 1) : ''}/${page < pages ? urlOf(page + 1) : ''}`;
-  if (paginationShown.get(nav) === key && (key !== '' || nav.childElementCount === 0)) return;
-  paginationShown.set(nav, key);
-  nav.replaceChildren();
-  if (hidden) return;
-  const link = (n: number, rel: string, label: string) => {
-    const a = document.createElement('a');
-    a.rel = rel;
-    a.href = urlOf(n);
-    a.textContent = label;
-    a.dataset.page = String(n);
-    return a;
-  };
-  if (page > 1) nav.append(link(page - 1, 'prev', '← Previous'));
-  const where = document.createElement('span');
-  where.className = 'page-of';
-  where.textContent = `Page ${page} of ${pages}`;
-  nav.append(where);
-  if (page < pages) nav.append(link(page + 1, 'next', 'Next →'));
+/** Shows a search's heading, count, entries and pages in the listing; `pageUrl(n)` gives page n's address. */
+export function renderListing(
+  listing: HTMLElement,
+  template: HTMLTemplateElement,
+  results: SearchResults,
+  query: SearchQuery,
+  options: ListingOptions,
+  pageUrl: (n: number) => string,
+): void {
+  setText(listing.querySelector('[data-search-heading]')!, searchResultsHeadingText(query.tags, query.match, query.q));
+  setText(listing.querySelector('[data-result-count]')!, resultCountText(results.total));
+  renderEntries(listing.querySelector('[data-results]')!, template, results.rows, options);
+  renderPagination(listing.querySelector<HTMLElement>('[data-pagination]')!, results.pageNumber, results.pages, pageUrl);
 }
-
-export { resultCountText };

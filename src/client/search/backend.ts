@@ -1,0 +1,95 @@
+import type { SearchQuery } from '../../search/query.ts';
+import { SMALL_SITE_MAX_TOPICS } from '../../search/index-format.ts';
+import type { SearchConfig } from './config.ts';
+import type { Choices, SearchRequest, SearchResults, WorkerRequest, WorkerResponse } from './protocol.ts';
+import { Searcher } from './searcher.ts';
+
+/** Where searches run: the page's own thread or the worker. */
+export interface Backend {
+  /** What the form can offer, once the index is loaded. */
+  ready: Promise<Choices>;
+  search(request: SearchRequest): Promise<SearchResults>;
+  /** Words being typed: their index files load during the pause before the search. */
+  prefetchWords(q: string): void;
+}
+
+function pageBackend(config: SearchConfig): Backend {
+  const searcher = new Searcher(config.indexUrl);
+  let loaded = false;
+  const ready = searcher.init(config.source).then((choices) => {
+    loaded = true;
+    return choices;
+  });
+  return {
+    ready,
+    // Once loaded, a search whose display rows are in memory finishes in this same task.
+    search: (request) => (loaded ? searcher.search(request) : ready.then(() => searcher.search(request))),
+    prefetchWords: (q) => searcher.prefetchWords(q),
+  };
+}
+
+function workerBackend(config: SearchConfig): Backend {
+  const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+  const pending = new Map<number, { resolve: (results: SearchResults) => void; reject: (error: Error) => void }>();
+  let next = 0;
+  let loaded = false;
+  const settle = (id: number) => {
+    const waiting = pending.get(id);
+    pending.delete(id);
+    return waiting;
+  };
+  const ready = new Promise<Choices>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
+      const message = event.data;
+      if (message.type === 'ready') {
+        loaded = true;
+        resolve(message.choices);
+      } else if (message.type === 'results') settle(message.id)?.resolve(message);
+      else if (message.id === undefined) reject(new Error(message.message));
+      else settle(message.id)?.reject(new Error(message.message));
+    };
+  });
+  const post = (request: WorkerRequest) => worker.postMessage(request);
+  post({ type: 'init', indexUrl: config.indexUrl, source: config.source });
+  return {
+    ready,
+    search: (request) =>
+      new Promise<SearchResults>((resolve, reject) => {
+        const id = ++next;
+        pending.set(id, { resolve, reject });
+        // The worker takes searches once its index is loaded.
+        if (loaded) post({ type: 'search', id, ...request });
+        else ready.then(() => post({ type: 'search', id, ...request }), reject);
+      }),
+    prefetchWords: (q) => {
+      if (loaded) post({ type: 'prefetch', q });
+    },
+  };
+}
+
+export interface Backends {
+  /** The backend that runs `query`, started on first need. */
+  forQuery(query: SearchQuery): Backend;
+  /** The backend of searches with words (the worker), started on first need. */
+  words(): Backend;
+}
+
+/**
+ * A small site's structured filters run in the page's own thread: a few milliseconds, and no
+ * thread hops. Words, and everything on big sites, run in the worker. Each loads on first need,
+ * so a tag page costs nothing until its panel is used. `started` is told of each backend as it starts.
+ */
+export function backends(config: SearchConfig, started: (backend: Backend) => void): Backends {
+  const inPage = config.topics <= SMALL_SITE_MAX_TOPICS;
+  let pageSearch: Backend | undefined;
+  let workerSearch: Backend | undefined;
+  const start = (backend: Backend) => {
+    started(backend);
+    return backend;
+  };
+  const words = () => (workerSearch ??= start(workerBackend(config)));
+  return {
+    words,
+    forQuery: (query) => (inPage && !query.q ? (pageSearch ??= start(pageBackend(config))) : words()),
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The topic search of /search/ and of tag pages' filter panels (SPEC 4.2): a form, its facets and
+ * the page's listing, with the address as the state. Started by SearchArea.astro on each
+ * `[data-search-root]`.
+ */
+import { EMPTY_QUERY, type SearchQuery } from '../../search/query.ts';
+import { backends } from './backend.ts';
+import { readConfig } from './config.ts';
+import { facetsView, withFacet } from './facets.ts';
+import { formParams, fillForm, wireForm } from './form.ts';
+import type { Choices, SearchResults } from './protocol.ts';
+import { renderListing } from './render.ts';
+import { suggestions } from './suggestions.ts';
+import { addressOf, currentQuery, historyWriter, isUnfiltered, pageAddress, queryOf, searchOf, type AddressedSearch } from './url-state.ts';
+
+export function start(root: HTMLElement): void {
+  const config = readConfig(root);
+  const { fixedTag } = config;
+  const form = root.querySelector<HTMLFormElement>('[data-search-form]')!;
+  const notes = root.querySelector<HTMLElement>('[data-search-notes]')!;
+  const facets = root.querySelector<HTMLElement>('[data-facets]')!;
+  const listing = root.querySelector<HTMLElement>('[data-listing]')!;
+  const template = root.querySelector<HTMLTemplateElement>('[data-result-template]')!;
+  const showError = (error: Error) => (notes.textContent = `Search failed: ${error.message}`);
+  let choices: Choices | undefined;
+  let latest = 0;
+  /** The search of the latest request: its results are the ones shown. */
+  let latestQuery: SearchQuery = EMPTY_QUERY;
+  /**
+   * The page's own HTML lists what a search for nothing finds (a tag page's topics; on /search/,
+   * every topic) until the first search replaces it: that answer needs no index at all.
+   */
+  let staticListing = true;
+
+  const renderFacets = facetsView(facets, fixedTag, () => choices?.types ?? [], (name, value) => navigate(withFacet(formParams(form), name, value), 'push'));
+  const suggest = suggestions(form, () => choices);
+  const where = backends(config, (backend) => {
+    void backend.ready.then((offered) => {
+      if (choices) return;
+      choices = offered;
+      suggest(document.activeElement); // a field focused before the index was loaded
+    }, showError);
+  });
+  const entries = historyWriter();
+
+  function show(results: SearchResults) {
+    renderListing(listing, template, results, latestQuery, config, pageAddress);
+    renderFacets(results.facets);
+    staticListing = false;
+    root.dataset.searchState = 'done';
+    root.dataset.searchMs = results.ms.toFixed(2);
+    root.dataset.searchEngineMs = results.engineMs.toFixed(2);
+  }
+
+  /**
+   * Searches for `query` (the search is asked for before anything else is done) and shows it in the
+   * form. Resolves once its results are shown, failed, or were overtaken by a newer search.
+   */
+  function run({ query, problems }: AddressedSearch): Promise<void> {
+    const backend = staticListing && isUnfiltered(query, fixedTag) ? undefined : where.forQuery(query);
+    const id = ++latest; // a search still running for an earlier request is no longer shown
+    let shown = Promise.resolve();
+    if (!backend) root.dataset.searchState = 'done'; // the page's own listing is the answer
+    else {
+      root.dataset.searchState = 'running';
+      latestQuery = query;
+      shown = backend
+        .search({ query, now: Date.now(), pageSize: config.pageSize })
+        .then(
+          (results) => void (id === latest && show(results)),
+          (error: Error) => void (id === latest && showError(error)),
+        );
+    }
+    if (problems.length > 0 || notes.childElementCount > 0) {
+      notes.replaceChildren(...problems.map((text) => Object.assign(document.createElement('p'), { textContent: text })));
+    }
+    fillForm(form, query);
+    return shown;
+  }
+
+  /** Shows the search `params` ask for; its history entry is written once its results are painted. */
+  function navigate(params: URLSearchParams, mode: 'push' | 'replace') {
+    const search = searchOf(params, fixedTag);
+    const shown = run(queryOf(new URLSearchParams(search), fixedTag));
+    entries.write(addressOf(search), mode, shown);
+  }
+
+  wireForm(form, {
+    navigate,
+    typing: (input) => {
+      suggest(input);
+      // The words' index files load during the pause before the search, not after it.
+      if (input.name === 'q') where.words().prefetchWords(input.value);
+    },
+  });
+  listing.addEventListener('click', (event) => {
+    // Pages of a search (and /search/'s own static ones) have `data-page`; a tag page's static pages are real pages.
+    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('[data-pagination] a[data-page]');
+    if (!link) return;
+    event.preventDefault();
+    navigate(new URLSearchParams(link.search), 'push');
+    listing.scrollIntoView({ block: 'start' });
+  });
+  const showAddress = () => {
+    entries.forget(); // back or forward came first
+    void run(currentQuery(fixedTag));
+  };
+  window.addEventListener('popstate', showAddress);
+  root.hidden = false;
+  for (const hidden of root.querySelectorAll<HTMLElement>('[data-needs-js]')) hidden.hidden = false;
+  // A visitor about to filter (focus in or a pointer over the form or the counts) gets the index
+  // loading before the first filter is chosen; reading or tabbing through the listing loads nothing.
+  const prepare = () => void where.forQuery(latestQuery);
+  for (const target of [form, facets]) {
+    for (const type of ['focusin', 'pointerover']) target.addEventListener(type, prepare, { once: true });
+  }
+  showAddress();
+}

@@ -1,0 +1,98 @@
+/** The address is the search's state: reading a search from it, and writing history entries. */
+import { parseSearchParams, searchParamsOf, type SearchQuery } from '../../search/query.ts';
+
+/** A search read from an address, with what could not be understood in it. */
+export interface AddressedSearch {
+  query: SearchQuery;
+  problems: string[];
+}
+
+/** The search a query string describes (a tag page adds its own tag). */
+export function queryOf(params: URLSearchParams, fixedTag: string | undefined): AddressedSearch {
+  const { query, notes: problems } = parseSearchParams(params);
+  if (fixedTag) {
+    query.tags = [fixedTag];
+    // A tag page's own order is the listing order of SPEC 4.1 unless another sort is chosen.
+    query.sort ??= query.q ? undefined : 'updated';
+  }
+  return { query, problems };
+}
+
+/** The search the address says now. */
+export function currentQuery(fixedTag: string | undefined): AddressedSearch {
+  return queryOf(new URLSearchParams(location.search), fixedTag);
+}
+
+/** Whether the page's static listing shows `query`: a tag page's tag and its own order (sort=updated) are not filters. */
+export function isUnfiltered(query: SearchQuery, fixedTag: string | undefined): boolean {
+  const filters = fixedTag ? { ...query, tags: [], sort: query.sort === 'updated' ? undefined : query.sort } : query;
+  return searchParamsOf(filters).toString() === '';
+}
+
+/** The query string of the search `params` ask for (a tag page's tag and own order are not written). */
+export function searchOf(params: URLSearchParams, fixedTag: string | undefined): string {
+  const { query } = parseSearchParams(params);
+  if (fixedTag) {
+    query.tags = [];
+    if (query.sort === 'updated') delete query.sort;
+  }
+  return searchParamsOf(query).toString();
+}
+
+/** This page's address with the query string `search`. */
+export function addressOf(search: string): string {
+  return `${location.pathname}${search ? `?${search}` : ''}`;
+}
+
+/** The address of page `n` of the search shown. */
+export function pageAddress(n: number): string {
+  const params = new URLSearchParams(location.search);
+  if (n > 1) params.set('page', String(n));
+  else params.delete('page');
+  return `?${params}`;
+}
+
+/** Runs `work` after the next frame is painted (or soon, where no frame comes: a hidden tab). */
+function afterPaint(work: () => void): void {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    work();
+  };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, 100);
+}
+
+export interface HistoryWriter {
+  /** Writes `url` as a history entry once `shown` (its search's results) has resolved and been painted. */
+  write(url: string, mode: 'push' | 'replace', shown: Promise<void>): void;
+  /** Back or forward came first: the entry not yet written is no longer wanted. */
+  forget(): void;
+}
+
+/**
+ * History entries written after their search's results are painted: writing one is a
+ * same-document navigation whose cost, in the page and in the browser, would otherwise compete
+ * with the search.
+ */
+export function historyWriter(): HistoryWriter {
+  let pending: (() => void) | undefined;
+  const writePending = () => {
+    const write = pending;
+    pending = undefined;
+    write?.();
+  };
+  return {
+    write(url, mode, shown) {
+      writePending(); // entries keep the order of their searches
+      if (url === `${location.pathname}${location.search}`) return;
+      const write = () => history[mode === 'push' ? 'pushState' : 'replaceState'](null, '', url);
+      pending = write;
+      void shown.then(() => afterPaint(() => pending === write && writePending()));
+    },
+    forget() {
+      pending = undefined;
+    },
+  };
+}
