@@ -1,61 +1,14 @@
-import {
-  EMPTY_MEMBER_QUERY, filterMembers, memberParamsOf, MEMBERS_PAGE_SIZE, parseMemberParams, PROFILE_FIELDS,
-  type MemberQuery, type MemberRecord,
-} from '../../search/member-search.ts';
-import { memberPath, withBase } from '../../model/urls.ts';
+/**
+ * The member search of /members/ (and its static pages /members/<n>/): filters over members.json
+ * in the page, with the address as the state. Started by _MembersList.astro on `[data-member-root]`.
+ */
+import { EMPTY_MEMBER_QUERY, filterMembers, memberParamsOf, MEMBERS_PAGE_SIZE, parseMemberParams, type MemberRecord } from '../../search/member-search.ts';
+import { withBase } from '../../model/urls.ts';
 import { renderPagination } from '../pagination.ts';
+import { renderMember } from './card.ts';
+import { fillForm, formQuery } from './form.ts';
 
-/** Fills a clone of the static member card with one member (text only; the website only when http(s)). */
-function renderMember(template: HTMLTemplateElement, member: MemberRecord, base: string): HTMLElement {
-  const card = (template.content.firstElementChild as HTMLElement).cloneNode(true) as HTMLElement;
-  card.dataset.name = member.name;
-  const link = card.querySelector<HTMLAnchorElement>('[data-member-link]')!;
-  link.textContent = member.name;
-  link.href = withBase(base, memberPath(member.name));
-  card.querySelector('[data-joined]')!.textContent = member.joined;
-  card.querySelector('[data-group]')!.textContent = member.group;
-  card.querySelector('[data-topic-count]')!.textContent = String(member.topics);
-  for (const field of PROFILE_FIELDS) {
-    const box = card.querySelector<HTMLElement>(`[data-field="${field}"]`);
-    if (!box) continue;
-    const value = member[field];
-    if (!value || (field === 'website' && !/^https?:\/\//i.test(value))) {
-      box.remove();
-      continue;
-    }
-    const dd = box.querySelector('dd')!;
-    const a = dd.querySelector('a');
-    if (a) {
-      a.href = value;
-      a.textContent = value;
-    } else dd.textContent = value;
-  }
-  return card;
-}
-
-function formQuery(form: HTMLFormElement): URLSearchParams {
-  const params = new URLSearchParams();
-  const data = new FormData(form);
-  for (const [name, value] of data) if (name !== 'group' && typeof value === 'string' && value.trim()) params.set(name, value.trim());
-  const groups = data.getAll('group').map(String);
-  if (groups.length) params.set('group', groups.join(','));
-  return params;
-}
-
-function fillForm(form: HTMLFormElement, query: MemberQuery): void {
-  const params = memberParamsOf({ ...query, page: 1 });
-  for (const element of Array.from(form.elements) as HTMLInputElement[]) {
-    if (!element.name) continue;
-    if (element.type === 'checkbox') element.checked = query.groups.some((g) => g.toLowerCase() === element.value.toLowerCase());
-    else if (element instanceof HTMLSelectElement) element.value = params.get(element.name) ?? (element.options[0]?.value ?? '');
-    else element.value = params.get(element.name) ?? '';
-  }
-  const dates = form.querySelector<HTMLElement>('[data-date-field="joined"]')!;
-  dates.querySelector<HTMLElement>('[data-range]')!.hidden = dates.querySelector('select')!.value !== 'custom';
-}
-
-/** The member search: filters over members.json in the page, the URL as the state. */
-export function startMemberSearch(root: HTMLElement): void {
+export function start(root: HTMLElement): void {
   const form = root.querySelector<HTMLFormElement>('[data-member-form]')!;
   const list = root.querySelector<HTMLElement>('[data-members]')!;
   const count = root.querySelector<HTMLElement>('[data-result-count]')!;
