@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { findNodeAtLocation, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { Problem } from './problems.ts';
 
@@ -44,6 +45,34 @@ export function parseJsonFile(source: string, file: string): JsonFile | Problem 
       return undefined;
     },
   };
+}
+
+/** A JSON file read from disk, with the text it was parsed from (add-link appends to that text). */
+export interface JsonFileOnDisk extends JsonFile {
+  text: string;
+  /** False when the file was missing and `ifMissing.text` was read in its place. */
+  exists: boolean;
+}
+
+/** What a missing file means to the caller: a problem with this message, or this text read in its place. */
+export type IfMissing = { problem: string } | { text: string };
+
+/**
+ * Reads one content JSON file: the one way the loader and the commands read them. `file` is the
+ * name problems give it. A missing file is what `ifMissing` says; without it, undefined (the file
+ * is optional).
+ */
+export function readJsonFile(path: string, file: string, ifMissing: IfMissing): JsonFileOnDisk | Problem;
+export function readJsonFile(path: string, file: string): JsonFileOnDisk | Problem | undefined;
+export function readJsonFile(path: string, file: string, ifMissing?: IfMissing): JsonFileOnDisk | Problem | undefined {
+  const exists = existsSync(path);
+  let text: string;
+  if (exists) text = readFileSync(path, 'utf8');
+  else if (!ifMissing) return undefined;
+  else if ('problem' in ifMissing) return { file, field: '(file)', message: ifMissing.problem };
+  else text = ifMissing.text;
+  const parsed = parseJsonFile(text, file);
+  return isProblem(parsed) ? parsed : { ...parsed, text, exists };
 }
 
 export function isProblem(value: unknown): value is Problem {

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { join, relative, sep } from 'node:path';
-import { isProblem, parseJsonFile, type JsonFile } from './json-file.ts';
+import { isProblem, readJsonFile, type JsonFile } from './json-file.ts';
 import { readContentTypes, type ContentTypeIndex } from './content-types.ts';
 import { readMembers, type Member } from './members.ts';
 import { readLinks, type LinkRecord } from './links.ts';
@@ -34,16 +34,10 @@ function toPosix(path: string): string {
 function readJson(options: LoadOptions, name: string, required: boolean, problems: Problem[]): JsonFile | undefined {
   const path = join(options.contentDir, name);
   const file = toPosix(relative(options.root, path));
-  if (!existsSync(path)) {
-    if (required) problems.push({ file, field: '(file)', message: 'the file is missing' });
-    return undefined;
-  }
-  const parsed = parseJsonFile(readFileSync(path, 'utf8'), file);
-  if (isProblem(parsed)) {
-    problems.push(parsed);
-    return undefined;
-  }
-  return parsed;
+  const json = required ? readJsonFile(path, file, { problem: 'the file is missing' }) : readJsonFile(path, file);
+  if (json === undefined || !isProblem(json)) return json;
+  problems.push(json);
+  return undefined;
 }
 
 /** Lists topic files under content/topics; anything there that is not a `.md` topic is a problem (topics are data, not code). */
