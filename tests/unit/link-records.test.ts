@@ -4,14 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import {
-  appendRecordText,
-  argumentProblem,
-  linkCountText,
-  linkRecordFromArguments,
-  linkTagCounts,
-  publishedLinkRecord,
-} from '../../src/model/link-records.ts';
+import { appendRecordText, argumentProblem, linkRecordFromArguments } from '../../src/cli/add-link.ts';
+import { linkCountText, linkTagCounts } from '../../src/model/link-records.ts';
+import { publishedLinkRecord } from '../../src/outputs/links.ts';
 import { linksTagPath } from '../../src/model/urls.ts';
 import { writeFileAtomic } from '../../src/cli/atomic-file.ts';
 import type { LinkRecord } from '../../src/content/links.ts';

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { siteData } from '../../build/site-records.ts';
-import { publishedLinkRecord } from '../../model/link-records.ts';
+import { publishedLinkRecord } from '../../outputs/links.ts';
 
 /** `/api/links.json`: the link records as published — the records of content/links.json, in its order and format. */
 export const GET: APIRoute = async () => {
