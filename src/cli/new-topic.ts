@@ -1,11 +1,22 @@
 /**
- * What `npm run new-topic` writes: a slug from the title, unique across the content folder, and the
- * text of a topic file. The file is then checked by readTopic, the build's own rules.
+ * `new-topic`: writes a new topic file dated today (UTC), with a slug from the title that no topic
+ * uses yet, checked by the build's own rules (readTopic) before anything is written. It never
+ * overwrites a file.
  */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import slugify from '@sindresorhus/slugify';
 import { dump } from 'js-yaml';
-import type { ContentTypeIndex } from '../content/content-types.ts';
+import { isProblem, readJsonFile } from '../content/json-file.ts';
+import { readContentTypes, type ContentTypeIndex } from '../content/content-types.ts';
+import { readTopic } from '../content/topics.ts';
+import { normaliseTag } from '../model/tags.ts';
 import type { Problem } from '../content/problems.ts';
+import { contentDir, parseArgs, projectOptions } from './project.ts';
+
+const COMMAND = 'new-topic';
+const OPTIONS = { title: 'string', forum: 'string', category: 'string', tags: 'string', author: 'string', slug: 'string', content: 'string' } as const;
 
 /** Longest slug made from a title; longer titles are cut at a word boundary. */
 export const SLUG_MAX = 60;
@@ -83,4 +94,109 @@ export function argumentProblem(problem: Problem, command: string): Problem {
   const field = name === 'title' ? 'title' : `--${name}`;
   const item = match?.[2];
   return { file: command, field, message: item === undefined ? problem.message : `tag ${Number(item) + 1}: ${problem.message}` };
+}
+
+/** The command's arguments: the options by name, and the words given without one (the title). */
+export interface NewTopicArguments {
+  values: Partial<Record<keyof typeof OPTIONS, string>>;
+  positional: string[];
+  problems: Problem[];
+}
+
+/** Reads the arguments. The title may come first without a name: the words that are not options or their values. */
+export function newTopicArguments(argv: readonly string[]): NewTopicArguments {
+  const positional: string[] = [];
+  const named: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) positional.push(arg);
+    else {
+      named.push(arg);
+      if (!arg.includes('=') && (OPTIONS as Record<string, string>)[arg.slice(2)] === 'string' && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) named.push(argv[++i]!);
+    }
+  }
+  const { values, problems } = parseArgs(named, OPTIONS, COMMAND);
+  return { values: values as NewTopicArguments['values'], positional, problems };
+}
+
+/** git's user.name, the default author; undefined when git has none. */
+function gitUserName(): string | undefined {
+  try {
+    return execFileSync('git', ['config', 'user.name'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a run did: the line to print, or every problem that stopped it. */
+export type NewTopicOutcome = { created: string } | { problems: Problem[] };
+
+/** Writes the topic file `args` describe into the content folder of the project at `root`, dated `today`. */
+export async function newTopic(root: string, args: NewTopicArguments, today: string): Promise<NewTopicOutcome> {
+  const shown = (path: string) => (relative(root, path).startsWith('..') ? path : relative(root, path).split(sep).join('/'));
+  const { values, positional } = args;
+  const problems = [...args.problems];
+  if (positional.length > 0 && values.title !== undefined) problems.push({ file: COMMAND, field: 'title', message: 'given twice: as the first argument and with --title' });
+  if (positional.length > 1) problems.push({ file: COMMAND, field: positional[1]!, message: 'unexpected argument: put the title in quotes ("Like this title")' });
+  const title = values.title ?? positional[0];
+  if (title === undefined) problems.push({ file: COMMAND, field: 'title', message: 'missing: give the title as the first argument, in quotes' });
+  else if (/[\r\n]/.test(title)) problems.push({ file: COMMAND, field: 'title', message: 'must be one line' });
+  const { forum, category, tags } = values;
+  if (forum === undefined && category === undefined) problems.push({ file: COMMAND, field: '--forum', message: 'missing: give --forum <id> (or --category <id>) from content-types.json' });
+  if (tags === undefined) problems.push({ file: COMMAND, field: '--tags', message: 'missing: give the tags comma-separated, e.g. --tags api,json' });
+  const author = values.author ?? gitUserName();
+  if (author === undefined) problems.push({ file: COMMAND, field: '--author', message: 'missing: give --author <member name> (git has no user.name to use)' });
+
+  // The content folder: its content types decide which ids exist, its topics which slugs are taken.
+  const content = contentDir(root, values.content);
+  const typesPath = join(content, 'content-types.json');
+  const typesJson = readJsonFile(typesPath, shown(typesPath), { problem: 'the file is missing: is --content the content folder?' });
+  if (isProblem(typesJson)) return { problems: [...problems, typesJson] };
+  const { index: contentTypes, problems: typeProblems } = readContentTypes(typesJson, shown(typesPath));
+  if (typeProblems.length > 0) return { problems: [...problems, ...typeProblems] };
+
+  const topicsDir = join(content, 'topics');
+  const existing = new Map<string, string>();
+  if (existsSync(topicsDir)) {
+    for (const entry of readdirSync(topicsDir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile() && entry.name.endsWith('.md')) existing.set(entry.name.slice(0, -3), join(entry.parentPath, entry.name));
+    }
+  }
+  const chosen = values.slug;
+  if (chosen !== undefined && existing.has(chosen)) {
+    problems.push({ file: COMMAND, field: '--slug', message: `'${chosen}' is already used by ${shown(existing.get(chosen)!)}; refusing to overwrite` });
+  }
+  // Without these there is no file to check; with them, the file's problems join the arguments' own.
+  const type = forum ?? category;
+  if (title === undefined || author === undefined || type === undefined || tags === undefined) return { problems };
+
+  const slug = chosen ?? uniqueSlug(slugFromTitle(title), new Set(existing.keys()));
+  const folder = topicFolder(type, contentTypes);
+  const path = join(topicsDir, folder, `${slug}.md`);
+  const text = topicFileText({
+    title,
+    author,
+    created: today,
+    ...(forum !== undefined ? { forum } : {}),
+    ...(category !== undefined ? { category } : {}),
+    // Written normalised, as the build reads them; empty pieces stay, so `a,,b` is reported rather than dropped.
+    tags: tags.split(',').map(normaliseTag),
+  });
+
+  // The build's own rules, on exactly the text about to be written.
+  const { options } = await projectOptions(root);
+  const checked = readTopic(shown(path), text, { contentTypes, excerptLength: options.excerptLength });
+  problems.push(...checked.problems.map((problem) => argumentProblem(problem, COMMAND)));
+  if (problems.length > 0) return { problems };
+  if (checked.topic?.title !== title) return { problems: [{ file: COMMAND, field: 'title', message: 'could not be written so that it reads back the same; nothing was written' }] };
+
+  try {
+    mkdirSync(join(topicsDir, folder), { recursive: true });
+    // `wx`: fail rather than replace a file that appeared meanwhile.
+    writeFileSync(path, text, { flag: 'wx' });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { problems: [{ file: shown(path), field: '(file)', message: code === 'EEXIST' ? 'already exists; refusing to overwrite' : `could not be written (${code ?? (error as Error).message})` }] };
+  }
+  return { created: `created ${shown(path)}: write the first post below its front matter, then run npm run validate` };
 }
