@@ -6,14 +6,16 @@
 import { normaliseTag } from '../model/tags.ts';
 import { linkCountText } from '../model/link-records.ts';
 
-const list = document.querySelector<HTMLElement>('[data-link-records]');
-if (list) {
+/** Filters the records in `root` (the page's document) by the address's tag. */
+export function start(root: Document | HTMLElement): void {
+  const list = root.querySelector<HTMLElement>('[data-link-records]');
+  if (!list) return;
   const records = [...list.querySelectorAll<HTMLElement>('[data-link-record]')].map((element) => ({
     element,
     tags: new Set(JSON.parse(element.dataset.linkTags ?? '[]') as string[]),
   }));
-  const count = document.querySelector<HTMLElement>('[data-link-count]');
-  const filters = [...document.querySelectorAll<HTMLAnchorElement>('[data-link-filter-tag]')];
+  const count = root.querySelector<HTMLElement>('[data-link-count]');
+  const filters = [...root.querySelectorAll<HTMLAnchorElement>('[data-link-filter-tag]')];
 
   const chosenTag = () => normaliseTag(new URL(location.href).searchParams.get('tag') ?? '');
 
@@ -32,7 +34,8 @@ if (list) {
   };
 
   // Tag links that lead to this same page filter in place instead of reloading it.
-  document.addEventListener('click', (event) => {
+  root.addEventListener('click', (clicked) => {
+    const event = clicked as MouseEvent;
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const link = (event.target as Element | null)?.closest?.<HTMLAnchorElement>('a[data-link-filter-tag], a[data-link-tag]');
     if (!link) return;

@@ -1,6 +1,6 @@
 /**
  * The /workflows/ searching client (SPEC 5). Reads its settings from `[data-workflow-client]`
- * (written by the page from the site options), loads the list (workflow-source.ts) and renders
+ * (written by the page from the site options), loads the list (source.ts) and renders
  * the matches. The list is untrusted: text goes in with textContent, and only http(s) addresses
  * become links.
  */
@@ -98,7 +98,8 @@ function showSource(root: HTMLElement, loaded: LoadedList): void {
   } else notice.hidden = true;
 }
 
-async function start(root: HTMLElement): Promise<void> {
+/** Loads the list and searches it as the visitor types; resolves once the list is shown (or could not be loaded). */
+export async function start(root: HTMLElement): Promise<void> {
   const settings = root.dataset;
   const downloadBase = settings.backupDownloadBase ?? '';
   const input = element<HTMLInputElement>(root, 'data-workflow-search');
@@ -143,6 +144,3 @@ async function start(root: HTMLElement): Promise<void> {
   });
   update();
 }
-
-const root = document.querySelector<HTMLElement>('[data-workflow-client]');
-if (root) void start(root);
