@@ -143,11 +143,10 @@ export class Searcher {
   }
 
   /**
-   * After the first search of a small site, all its display rows (about 1 MB gzip at 10,000
-   * topics), a few files at a time: a searching visitor's next results then wait for no file. In
-   * flight together the files arrive sooner than one after another (10,000 topics on a local host:
-   * 245–300 ms instead of 430–490 ms), while each is still parsed in a task of its own, so a search
-   * is never queued behind a long one.
+   * After the first search of a small site, all its display rows, a few files at a time: a
+   * searching visitor's next results then wait for no file. Files in flight together arrive
+   * sooner than one after another, and each is still parsed in a task of its own, so a search is
+   * never queued behind a long one.
    */
   private prefetchDisplay(): void {
     if (this.prefetchingDisplay || this.inlineDisplay || this.index!.count > SMALL_SITE_MAX_TOPICS) return;
