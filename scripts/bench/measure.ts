@@ -3,7 +3,8 @@
  * transfers before its first result, and the plain Fuse.js baseline.
  */
 import type { Browser, Page } from 'playwright-core';
-import { transferred, type BenchHost } from './server.ts';
+import { extname } from 'node:path';
+import type { Served, StaticHost } from '../../src/cli/static-server.ts';
 
 /** One search as the page ran it. */
 export interface Timing {
@@ -64,7 +65,7 @@ async function waitForResults(page: Page, timeoutMs = QUERY_TIMEOUT_MS): Promise
 }
 
 /** Opens /search/, waits for its first results, runs `warmUp` unmeasured, then times `queries` in order. */
-export async function searchTimings(browser: Browser, host: BenchHost, warmUp: string[], queries: string[]): Promise<Timing[]> {
+export async function searchTimings(browser: Browser, host: StaticHost, warmUp: string[], queries: string[]): Promise<Timing[]> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -77,6 +78,20 @@ export async function searchTimings(browser: Browser, host: BenchHost, warmUp: s
   } finally {
     await context.close();
   }
+}
+
+/** Sums gzip bytes of responses, with a breakdown by kind (html, css, js, json). */
+export function transferred(responses: readonly Served[]): { total: number; byKind: Record<string, number>; files: number } {
+  const byKind: Record<string, number> = {};
+  let total = 0;
+  for (const response of responses) {
+    const ext = extname(response.path) || (response.path.endsWith('/') ? '.html' : '');
+    const kind = ext === '.mjs' ? 'js' : ext.slice(1) || 'other';
+    const bytes = response.gzipBytes ?? response.bytes;
+    byKind[kind] = (byKind[kind] ?? 0) + bytes;
+    total += bytes;
+  }
+  return { total, byKind, files: responses.length };
 }
 
 export type Transfer = ReturnType<typeof transferred>;
@@ -100,7 +115,7 @@ function markFirstResult(): void {
  * after that (a small site's display rows, in the background) is not part of it, however soon the
  * harness gets to read the count.
  */
-export async function bytesToFirstResult(browser: Browser, host: BenchHost, path: string): Promise<Transfer> {
+export async function bytesToFirstResult(browser: Browser, host: StaticHost, path: string): Promise<Transfer> {
   const context = await browser.newContext();
   try {
     await context.addInitScript(markFirstResult);
@@ -120,7 +135,7 @@ export async function bytesToFirstResult(browser: Browser, host: BenchHost, path
  * panel has shown results (the panel's data, whenever the page chose to fetch it). `eager` lists
  * the index files fetched before the panel was touched.
  */
-export async function tagPageBytes(browser: Browser, host: BenchHost, slug: string): Promise<{ load: Transfer; panel: Transfer; eager: string[] }> {
+export async function tagPageBytes(browser: Browser, host: StaticHost, slug: string): Promise<{ load: Transfer; panel: Transfer; eager: string[] }> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -158,7 +173,7 @@ export interface BaselineQuery {
  * index, `search(q)` over all of them, then the structured filters, sort and page in plain JS.
  * Stops after `budgetMs` of queries (reported as fewer timings).
  */
-export async function fuseBaseline(browser: Browser, host: BenchHost, warmUp: BaselineQuery[], queries: BaselineQuery[], budgetMs: number) {
+export async function fuseBaseline(browser: Browser, host: StaticHost, warmUp: BaselineQuery[], queries: BaselineQuery[], budgetMs: number) {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();

@@ -11,7 +11,7 @@ import type { CoreFile } from '../../src/search/index-format.ts';
 import type { ResolvedOptions } from '../../src/integration/options.ts';
 import { PROBE_TAG, writeCorpus } from './corpus.ts';
 import { indexDifferences, realBuild, replacedOutputsGone, replaceSearchIndex, runBuild, searchIndexOf, siteSize, StepTimeout, writeShellCorpus } from './site.ts';
-import { serveBench } from './server.ts';
+import { serveStatic } from '../../src/cli/static-server.ts';
 import { bytesToFirstResult, fuseBaseline, searchTimings, tagPageBytes, type BaselineQuery } from './measure.ts';
 import { structuredQueries, wordQueries } from './queries.ts';
 import { FILTERED_PAGE, WORDS_PAGE, type SizeFigures } from './report.ts';
@@ -186,7 +186,11 @@ export async function runSize(size: number, settings: RunSettings): Promise<Size
   writeBaselineFiles(join(dir, 'baseline'), content, settings.project);
   const core = JSON.parse(readFileSync(join(siteDir, 'search-index/core.json'), 'utf8')) as CoreFile;
   // What /search/ fetches as it searches is ready compressed (a tag page's own file is measured in bytes, not time).
-  const host = await serveBench(siteDir, { '/__bench/': join(dir, 'baseline') }, ['search-index/core.json', 'search-index/words.json', 'search-index/display', 'search-index/postings', 'search-index/vocab']);
+  const host = await serveStatic(siteDir, '/', {
+    mounts: { '/__bench/': join(dir, 'baseline') },
+    gzip: true,
+    precompressed: ['search-index/core.json', 'search-index/words.json', 'search-index/display', 'search-index/postings', 'search-index/vocab'],
+  });
   const { browser } = settings;
   const loadAtStart = loadavg()[0]!;
   try {

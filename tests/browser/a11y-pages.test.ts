@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { buildSampleSite } from '../helpers/build.ts';
-import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
+import { serveStatic, type StaticHost } from '../../src/cli/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { seriousViolations } from '../helpers/axe.ts';
 import { PAGE_TYPES } from './page-types.ts';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildSite } from '../helpers/build.ts';
 import { projectRoot } from '../helpers/cli.ts';
-import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
+import { serveStatic, type StaticHost } from '../../src/cli/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { loadContent, type SiteContent } from '../../src/content/load.ts';
 import { tagPath, topicPath } from '../../src/model/urls.ts';

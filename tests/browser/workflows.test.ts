@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { buildSite } from '../helpers/build.ts';
 import { projectRoot } from '../helpers/cli.ts';
-import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
+import { serveStatic, type StaticHost } from '../../src/cli/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { projectOptions } from '../../src/cli/project.ts';
 import type { ResolvedOptions } from '../../src/integration/options.ts';

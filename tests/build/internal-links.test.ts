@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSampleSite } from '../helpers/build.ts';
-import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
+import { serveStatic, type StaticHost } from '../../src/cli/static-server.ts';
 import { addressOf, referencesIn, siteFiles, walkSite, type Site } from './link-walk.ts';
 
 const SITE = 'https://flowsmiths.example';

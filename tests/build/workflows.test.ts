@@ -10,7 +10,7 @@ import addFormatsModule from 'ajv-formats';
 import { parse } from 'node-html-parser';
 import { buildSite } from '../helpers/build.ts';
 import { projectRoot, runScript } from '../helpers/cli.ts';
-import { serveStatic, type StaticHost } from '../helpers/static-server.ts';
+import { serveStatic, type StaticHost } from '../../src/cli/static-server.ts';
 import { copyFixture, writeTopic } from './fixture-copies.ts';
 import { loadContent } from '../../src/content/load.ts';
 import { projectOptions } from '../../src/cli/project.ts';
