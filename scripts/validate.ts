@@ -1,5 +1,6 @@
 /** `npm run validate [-- --content <dir>]`: checks the options and all content; prints every problem; exit 1 if any. */
 import { loadContent } from '../src/content/load.ts';
+import { siteProblems } from '../src/integration/options.ts';
 import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from '../src/cli/project.ts';
 
 const root = projectRoot();
@@ -8,13 +9,14 @@ if (args.problems.length > 0) {
   printProblems(args.problems);
   process.exit(1);
 }
-const { options, problems: optionProblems } = await projectOptions(root);
+const { options, problems: optionProblems, config } = await projectOptions(root);
 const { content, problems } = loadContent({
   root,
   contentDir: contentDir(root, args.values.content as string | undefined),
   excerptLength: options.excerptLength,
 });
-const all = [...optionProblems, ...problems];
+const site = siteProblems(config.site as string | undefined, content.topics.some((topic) => topic.workflow));
+const all = [...optionProblems, ...site, ...problems];
 if (all.length > 0) {
   printProblems(all);
   process.exit(1);

@@ -1,6 +1,6 @@
 /**
  * The build's memory of its last output, kept in the build's cache folder: the key of every page
- * (src/lib/page-reuse.ts) and the rendering of every first post, with a digest of the site's code.
+ * (./page-reuse.ts) and the rendering of every first post, with a digest of the site's code.
  * Nothing is reused when the code digest differs; a page only when its previous file is still there.
  */
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,6 @@ import { dirname, join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { RenderMemory } from '../content/load.ts';
 
-/** Everything besides the content that shapes the pages: the code, the config, the dependencies, the build's environment. */
 const CODE = ['src', 'public', 'schemas', 'package-lock.json'];
 
 interface Manifest {
@@ -17,10 +16,15 @@ interface Manifest {
   pages: Array<[file: string, key: string]>;
 }
 
-/** Digest of the site's code (src/, public/, schemas/, the lock file, the config file) and the build's environment. */
-export function codeDigest(root: string, configFile: string): string {
+/**
+ * Digest of everything besides the content that shapes the pages: the site's code (src/, public/,
+ * schemas/, the lock file, the Astro config files), the Node version and `settings` (the resolved
+ * options, `site` and `base`).
+ */
+export function codeDigest(root: string, settings: string): string {
   const hash = createHash('sha1');
-  for (const part of [...CODE, configFile]) {
+  const configFiles = readdirSync(root).filter((name) => /^astro\.config\.[cm]?[jt]s$/.test(name));
+  for (const part of [...CODE, ...configFiles.sort()]) {
     const path = resolve(root, part);
     if (!existsSync(path)) continue;
     const files = statSync(path).isDirectory()
@@ -28,7 +32,7 @@ export function codeDigest(root: string, configFile: string): string {
       : [path];
     for (const file of files) hash.update(`${file}\0`).update(readFileSync(file)).update('\0');
   }
-  hash.update(JSON.stringify([process.env.TAGSITE_BASE ?? '', process.env.TAGSITE_SITE ?? '', process.version]));
+  hash.update(JSON.stringify([settings, process.version]));
   return hash.digest('hex');
 }
 

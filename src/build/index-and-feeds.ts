@@ -1,6 +1,6 @@
 /**
  * The search index and the tag feeds, built in a worker thread while Astro renders the pages
- * (scripts/build.ts): at 100,000 topics half a minute of work that needs nothing Astro makes.
+ * (./pipeline.ts): work that needs nothing Astro makes, off the thread that renders.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { buildSearchIndex } from '../search/index-build.ts';
@@ -44,21 +44,29 @@ export async function tagFeedFiles(topics: readonly Topic[], options: { siteTitl
   return feeds;
 }
 
-/** What the worker makes: the search index, and the tag feeds when the site's address is known. */
-export interface SideFiles {
+/** What the worker makes: the search index files (path under /search-index/ → JSON) and the tag feeds. */
+export interface IndexAndFeeds {
   index: Map<string, string>;
-  feeds?: { siteTitle: string; siteRoot: string; files: FeedFile[] };
+  feeds: FeedFile[];
+}
+
+export interface FeedSettings {
+  siteTitle: string;
+  /** The site's absolute root URL (`site` + `base`). */
+  siteRoot: string;
+  /** The last build's feed keys: a feed with the same key is not written again. */
+  previous: ReadonlyMap<string, string>;
 }
 
 /**
  * Starts building the index and the tag feeds in a worker thread; the topics are sent without
  * their HTML, which neither uses.
  */
-export function sideFilesInWorker(content: SiteContent, feeds: { siteTitle: string; siteRoot: string | undefined; previous: ReadonlyMap<string, string> }): Promise<SideFiles> {
+export function indexAndFeedsInWorker(content: SiteContent, feeds: FeedSettings): Promise<IndexAndFeeds> {
   const topics = content.topics.map(({ html: _html, ...topic }) => ({ ...topic, html: '' }) satisfies Topic);
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL(import.meta.url), { workerData: { topics, members: content.members, contentTypes: content.contentTypes.list, feeds } });
-    worker.once('message', (files: SideFiles) => {
+    worker.once('message', (files: IndexAndFeeds) => {
       resolve(files);
       void worker.terminate();
     });
@@ -66,12 +74,9 @@ export function sideFilesInWorker(content: SiteContent, feeds: { siteTitle: stri
   });
 }
 
-async function work(data: Parameters<typeof searchIndexFiles>[0] & { feeds: Parameters<typeof sideFilesInWorker>[1] }): Promise<SideFiles> {
+async function work(data: Parameters<typeof searchIndexFiles>[0] & { feeds: FeedSettings }): Promise<IndexAndFeeds> {
   const { siteTitle, siteRoot, previous } = data.feeds;
-  return {
-    index: searchIndexFiles(data),
-    ...(siteRoot ? { feeds: { siteTitle, siteRoot, files: await tagFeedFiles(data.topics, { siteTitle, siteRoot }, previous) } } : {}),
-  };
+  return { index: searchIndexFiles(data), feeds: await tagFeedFiles(data.topics, { siteTitle, siteRoot }, previous) };
 }
 
 if (!isMainThread && parentPort && (workerData as { topics?: unknown })?.topics) {

@@ -1,36 +1,54 @@
 /**
- * Reusing unchanged pages between builds. Every page made by getStaticPaths, and every tag feed,
- * has a key that covers everything it shows (src/page-keys.ts, src/lib/side-files.ts). `npm run build`
- * remembers the keys of the last build of the same content into the same output folder; when the
- * site's code is unchanged too, a page whose key is unchanged is not rendered again: its file is
- * hard-linked from the previous output into the new one (the new site is still swapped in whole,
- * and no file of the previous one is ever written).
- * The registry lives on a global because Astro loads the pages in a module graph of its own.
+ * Reusing unchanged pages between builds (pages' side; the build's side is ./pipeline.ts). Every page made by getStaticPaths, and every tag feed,
+ * has a key that covers everything it shows. The build remembers the keys of its last output
+ * (./cache.ts); when the site's code is unchanged too, a page whose key is unchanged is not
+ * rendered again: its file is hard-linked from the previous output into the new one (the new site
+ * is still swapped in whole, and no file of the previous one is ever written).
+ *
+ * A key covers the page's own props, with each topic standing for a digest of its whole record,
+ * and the site-wide data any page may show (options, content types, which authors have a member
+ * page, links). A member's profile is in the props of the pages showing it.
  */
-const KEY = Symbol.for('tagsite.page-reuse');
-
-export interface PageReuse {
-  /** Key of each page file (`topics/x/index.html`) in the previous output, for pages that may be reused. */
-  previous: Map<string, string>;
-  /** Key of every page file of this build. */
-  next: Map<string, string>;
-  /** Page files taken from the previous output instead of rendered. */
-  reused: Set<string>;
-}
-
-const slot = globalThis as Record<symbol, PageReuse | undefined>;
-
-/** Starts recording keys; `previous` holds the pages that may be reused (empty: render everything). */
-export function startPageReuse(previous: Map<string, string>): PageReuse {
-  return (slot[KEY] = { previous, next: new Map(), reused: new Set() });
-}
-
-/** The registry of this build, when `npm run build` started one (not in `astro dev`). */
-export function pageReuse(): PageReuse | undefined {
-  return slot[KEY];
-}
+import { createHash } from 'node:crypto';
+import options from 'virtual:tagsite/options';
+import { perSite, type SiteData } from './site-records.ts';
+import { buildStore } from './store.ts';
+import type { Topic } from '../content/topics.ts';
 
 /** The file of a page path: `/topics/x/` → `topics/x/index.html`. */
-export function pageFile(path: string): string {
+function pageFile(path: string): string {
   return `${path.replace(/^\/+/, '')}index.html`;
+}
+
+const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url');
+
+const digests = perSite((data: SiteData) => ({
+  site: sha1(JSON.stringify([options, [...data.contentTypes.values()], [...data.memberNames], data.links])),
+  topics: new Map<Topic, string>(data.topics.map((topic) => [topic, sha1(JSON.stringify(topic))])),
+}));
+
+interface StaticPath {
+  params: Record<string, string>;
+  props: object;
+}
+
+/**
+ * The paths of a route that must be rendered in this build: all of them, less the pages whose
+ * key is unchanged since the previous build (those are reused). `pattern` is the route's path
+ * with its parameters in brackets: `/topics/[slug]/`. In `astro dev` every path is rendered.
+ */
+export async function pagesToRender<P extends StaticPath>(pattern: string, paths: P[] | Promise<P[]>): Promise<P[]> {
+  const reuse = buildStore().reuse;
+  if (!reuse) return paths;
+  const { site, topics } = await digests();
+  const replacer = (_key: string, value: unknown) => (value !== null && typeof value === 'object' && topics.has(value as Topic) ? topics.get(value as Topic) : value);
+  const render: P[] = [];
+  for (const path of await paths) {
+    const file = pageFile(pattern.replace(/\[(\w+)\]/g, (_, name: string) => path.params[name]!));
+    const key = `${site}.${sha1(JSON.stringify(path.props, replacer))}`;
+    reuse.next.set(file, key);
+    if (reuse.previous.get(file) === key) reuse.reused.add(file);
+    else render.push(path);
+  }
+  return render;
 }

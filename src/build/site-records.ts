@@ -4,7 +4,9 @@ import type { Member } from '../content/members.ts';
 import type { LinkRecord } from '../content/links.ts';
 import { sortForListing, topicsByTag } from '../model/listing.ts';
 import { memberKey } from '../model/members.ts';
-import { heldContent } from './store.ts';
+import { loadContent } from '../content/load.ts';
+import { ContentProblemsError } from '../content/problems.ts';
+import { buildStore } from './store.ts';
 import { typeChoices } from '../search/facets.ts';
 import { indexedTypes } from '../search/index-build.ts';
 import type { SiteContent } from '../content/load.ts';
@@ -38,9 +40,24 @@ function derive(content: SiteContent): SiteData {
   };
 }
 
+/**
+ * The validated content: what the build validated before Astro started, or (in `astro dev`) loaded
+ * here and loaded again after a change. Invalid content throws ContentProblemsError.
+ */
+function validatedContent(): SiteContent {
+  const store = buildStore();
+  const source = store.source;
+  if (!source) throw new Error('tagsite: no content source (is the tagsite() integration in astro.config.mjs?)');
+  if (store.content?.from === source) return store.content;
+  const { content, problems } = loadContent(source);
+  if (problems.length > 0) throw new ContentProblemsError(problems);
+  store.content = { ...content, from: source };
+  return store.content;
+}
+
 /** The site's records (in `astro dev`, reloaded after the content folder changes). */
 export async function siteData(): Promise<SiteData> {
-  const content = heldContent();
+  const content = validatedContent();
   let data = derived.get(content);
   if (!data) derived.set(content, (data = derive(content)));
   return data;

@@ -1,16 +1,15 @@
-import { loadContent, type SiteContent } from '../content/load.ts';
-import { ContentProblemsError } from '../content/problems.ts';
-import type { SideFiles } from './index-and-feeds.ts';
-
-// The validated content, shared by everything that runs in the build's process: `npm run build`
-// validates it before Astro starts and hands it over here, and the pages read it from here. It
-// lives on a global because Astro loads the pages in a module graph of its own (a module variable
-// would not be shared). Pages do not go through Astro's content layer: copying 100,000 records
-// into its data store (and serialising that store to disk) cost seconds and memory for nothing,
-// since the records are already validated and normalised.
-const KEY = Symbol.for('tagsite.validated-content');
-
-const SOURCE = Symbol.for('tagsite.content-source');
+/**
+ * The one store shared across the module graphs of a build. `npm run build`, the tagsite
+ * integration (loaded by Astro's config loader) and the page chunks (bundled by Vite) each get
+ * their own copy of every module, so a module variable is not shared between them. This store
+ * lives on one global symbol instead; nothing else crosses those boundaries.
+ *
+ * Pages read validated records from here rather than through Astro's content layer: copying
+ * 100,000 records into its data store, and serialising that to disk, cost seconds and memory for
+ * records that are already validated and normalised.
+ */
+import type { SiteContent } from '../content/load.ts';
+import type { IndexAndFeeds } from './index-and-feeds.ts';
 
 /** Where the content comes from and how it is read. */
 export interface ContentSource {
@@ -20,52 +19,51 @@ export interface ContentSource {
   excerptLength: number;
 }
 
-interface Held extends Omit<ContentSource, 'root'> {
-  content: SiteContent;
+/** What `npm run build` asks of the build beyond Astro's own options (absent under a plain `astro build`). */
+export interface BuildRequest {
+  /** The content folder (default: `content/` in the project root). */
+  contentDir?: string;
+  /** Forget the build's caches first. */
+  clean?: boolean;
+  /** The config file Astro was given, as problems name it (default: astro.config.mjs). */
+  configFile?: string;
 }
 
-const slot = globalThis as Record<symbol, Held | ContentSource | undefined>;
-
-/** Set by the integration when Astro starts: the content folder of this build or dev server. */
-export function setContentSource(source: ContentSource): void {
-  slot[SOURCE] = source;
+/** Pages that may be taken from the last build (see ./page-reuse.ts), and the keys of this one's. */
+export interface PageReuse {
+  /** Key of each page file (`topics/x/index.html`) in the previous output, for pages that may be reused. */
+  previous: Map<string, string>;
+  /** Key of every page file of this build. */
+  next: Map<string, string>;
+  /** Page files taken from the previous output instead of rendered. */
+  reused: Set<string>;
 }
 
-/** Called by the build script once the content is valid. */
-export function handOverContent(held: Held): void {
-  slot[KEY] = held;
+/** What a finished build reports back to `npm run build`. */
+export interface BuildOutcome {
+  outDir: string;
+  /** Pages and feeds of the site, and how many of them were taken unchanged from the last build. */
+  pages: number;
+  reused: number;
+  seconds: number;
 }
 
-/** Forgets the held content (`astro dev` calls it when a file under the content folder changes). */
-export function forgetContent(): void {
-  slot[KEY] = undefined;
+interface Store {
+  request?: BuildRequest;
+  source?: ContentSource;
+  /** The validated records of `source`. */
+  content?: SiteContent & { from: ContentSource };
+  /** Set for a build (not in `astro dev`). */
+  reuse?: PageReuse;
+  /** The search index and tag feeds, being made in a worker thread while Astro renders pages. */
+  indexAndFeeds?: Promise<IndexAndFeeds>;
+  outcome?: BuildOutcome;
 }
 
-/**
- * The content of the source's folder: the records the build script validated, or (in `astro dev`, where
- * no build script runs) loaded and validated here once. Invalid content throws
- * ContentProblemsError, which lists every problem.
- */
-export function heldContent(): SiteContent {
-  const source = slot[SOURCE] as ContentSource | undefined;
-  if (!source) throw new Error('tagsite: no content source (is the tagsite() integration in astro.config.mjs?)');
-  const { root, contentDir, excerptLength } = source;
-  const held = slot[KEY] as Held | undefined;
-  if (held && held.contentDir === contentDir && held.excerptLength === excerptLength) return held.content;
-  const { content, problems } = loadContent({ root, contentDir, excerptLength });
-  if (problems.length > 0) throw new ContentProblemsError(problems);
-  handOverContent({ contentDir, excerptLength, content });
-  return content;
-}
+const KEY = Symbol.for('tagsite.build-store');
+const global = globalThis as { [KEY]?: Store };
 
-const SIDE_FILES = Symbol.for('tagsite.side-files');
-
-/** The build script builds the search index and tag feeds in a worker thread while Astro renders the pages. */
-export function handOverSideFiles(files: Promise<SideFiles>): void {
-  (globalThis as Record<symbol, unknown>)[SIDE_FILES] = files;
-}
-
-/** The search index and feeds the build script is building, if it is. */
-export function handedSideFiles(): Promise<SideFiles> | undefined {
-  return (globalThis as Record<symbol, Promise<SideFiles> | undefined>)[SIDE_FILES];
+/** The store of this process. */
+export function buildStore(): Store {
+  return (global[KEY] ??= {});
 }

@@ -11,12 +11,9 @@ export function projectRoot(): string {
   return process.cwd();
 }
 
-/**
- * The content folder: `--content <dir>`, else TAGSITE_CONTENT, else `content/`. Tests point it at
- * fixture folders; the build passes it on to Astro's loaders through TAGSITE_CONTENT.
- */
+/** The content folder: `--content <dir>`, else `content/`. */
 export function contentDir(root: string, flag?: string): string {
-  return resolve(root, flag ?? process.env.TAGSITE_CONTENT ?? 'content');
+  return resolve(root, flag ?? 'content');
 }
 
 /**

@@ -16,7 +16,10 @@ export function formatProblem(problem: Problem): string {
   return `${where}: ${problem.field}: ${problem.message}`;
 }
 
-/** Thrown only at edges (the content loader) to carry every problem at once. */
+/**
+ * Thrown only at edges (the build, the pages in `astro dev`) to carry every problem at once. A
+ * user's mistake, not a bug: its stack is only its message, since Astro prints the stack it is given.
+ */
 export class ContentProblemsError extends Error {
   readonly problems: Problem[];
   constructor(problems: Problem[]) {
@@ -26,6 +29,7 @@ export class ContentProblemsError extends Error {
     );
     this.name = 'ContentProblemsError';
     this.problems = problems;
+    this.stack = `${this.name}: ${this.message}`;
   }
 }
 

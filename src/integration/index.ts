@@ -1,13 +1,12 @@
 import type { AstroIntegration } from 'astro';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { resolveOptions, type ResolvedOptions, type TagsiteOptions } from './options.ts';
 import { ContentProblemsError, type Problem } from '../content/problems.ts';
-import { publishedListPaths, workflowAddressProblems } from '../outputs/workflow-list.ts';
-import { writeWorkflowHeaders } from '../outputs/headers.ts';
-import { forgetContent, setContentSource } from '../build/store.ts';
-import { siteRootUrl } from '../model/urls.ts';
-import { writeBuildFiles } from '../build/write-files.ts';
+import { printProblems } from '../cli/project.ts';
+import { publishedListPaths } from '../outputs/workflow-list.ts';
+import { buildStore } from '../build/store.ts';
+import { finishBuild, prepareBuild, type Build } from '../build/pipeline.ts';
 
 const VIRTUAL_ID = 'virtual:tagsite/options';
 
@@ -20,32 +19,68 @@ export interface TagsiteIntegration extends AstroIntegration {
 }
 
 /**
+ * The build's edge for problems in options and content: every one printed as one line, and the
+ * process ends before Astro writes anything (Astro would add a stack and a hook name to a thrown error).
+ */
+async function stopOnProblems<T>(step: Promise<T>): Promise<T> {
+  try {
+    return await step;
+  } catch (error) {
+    if (!(error instanceof ContentProblemsError)) throw error;
+    printProblems(error.problems);
+    console.error('The build stopped before writing anything; the output folder is unchanged.');
+    process.exit(1);
+  }
+}
+
+/**
  * tagsite's Astro integration: `tagsite({...})` in astro.config.mjs owns the site options
- * (schemas/options.schema.json) and hands them to pages and loaders as `virtual:tagsite/options`.
+ * (schemas/options.schema.json), hands them to pages as `virtual:tagsite/options`, and runs the
+ * build pipeline (src/build/pipeline.ts) inside every `astro build`.
  */
 export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegration {
-  const { options: resolved, problems: optionProblems } = resolveOptions(options);
-  const problems = optionProblems.length > 0 ? optionProblems : workflowAddressProblems(resolved.workflows);
+  const { options: resolved, problems } = resolveOptions(options);
   const listPaths = publishedListPaths(resolved.workflows);
-  let base = '/';
-  let site: string | undefined;
+  let build: Build | undefined;
   let contentDir = '';
   return {
     name: 'tagsite',
     resolved,
     problems,
     hooks: {
-      'astro:config:setup': ({ updateConfig, injectRoute, config, command }) => {
-        if (problems.length > 0) throw new ContentProblemsError(problems);
-        base = config.base;
-        site = config.site;
-        // The content folder: content/, or another one given by `npm run build -- --content <dir>`.
+      'astro:config:setup': async ({ updateConfig, injectRoute, config, command }) => {
         const root = fileURLToPath(config.root);
-        contentDir = resolve(root, process.env.TAGSITE_CONTENT ?? 'content');
-        setContentSource({ root, contentDir, excerptLength: resolved.excerptLength });
+        const store = buildStore();
+        // `npm run build -- --content <dir> --clean` asks through the store; a plain `astro build` builds content/.
+        const request = store.request ?? {};
+        store.request = undefined;
+        contentDir = request.contentDir ?? resolve(root, 'content');
+        store.source = { root, contentDir, excerptLength: resolved.excerptLength };
+        store.content = undefined;
+
+        if (command === 'build') {
+          build = await stopOnProblems(prepareBuild({
+            root,
+            outDir: fileURLToPath(config.outDir),
+            contentDir,
+            clean: request.clean ?? false,
+            siteTitle: resolved.title,
+            excerptLength: resolved.excerptLength,
+            site: config.site,
+            base: config.base,
+            workflowLists: { paths: listPaths, cacheSeconds: resolved.workflows.cacheSeconds },
+            problems: problems.map((problem) => ({ ...problem, file: request.configFile ?? problem.file })),
+            configDigest: JSON.stringify([resolved, config.site ?? '', config.base, config.trailingSlash, config.build.format]),
+          }));
+          // Astro renders into the build's own folder; the site takes the output's place when complete.
+          updateConfig({ outDir: pathToFileURL(`${build.fresh}/`), cacheDir: pathToFileURL(`${build.cacheDir}/astro/`) });
+        } else if (problems.length > 0) {
+          throw new ContentProblemsError(problems);
+        }
+
         // The workflow list file, at each of its addresses that is on this site.
         for (const pattern of listPaths) injectRoute({ pattern, entrypoint: new URL('./routes/workflow-list.ts', import.meta.url), prerender: true });
-        // `astro build` writes these files itself when the pages are done (src/build-files.ts).
+        // A build writes these from its worker thread; `astro dev` serves them through routes.
         if (command === 'dev') {
           injectRoute({ pattern: '/search-index/[...file]', entrypoint: new URL('./routes/search-index.ts', import.meta.url), prerender: true });
           injectRoute({ pattern: '/tags/[tag]/rss.xml', entrypoint: new URL('./routes/tag-feed.ts', import.meta.url), prerender: true });
@@ -67,17 +102,14 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
         server.watcher.add(contentDir);
         server.watcher.on('all', (_event, path) => {
           if (!path.startsWith(contentDir)) return;
-          forgetContent();
+          buildStore().content = undefined;
           server.ws.send({ type: 'full-reload' });
         });
       },
-      'astro:build:done': async ({ dir, pages }) => {
-        writeWorkflowHeaders(fileURLToPath(dir), listPaths, base, resolved.workflows.cacheSeconds);
-        await writeBuildFiles(fileURLToPath(dir), {
-          siteRoot: siteRootUrl(site, base),
-          siteTitle: resolved.title,
-          pages: pages.map(({ pathname }) => `/${pathname}`),
-        });
+      'astro:build:done': async ({ pages }) => {
+        if (!build) return;
+        await finishBuild(build, pages.map(({ pathname }) => `/${pathname}`));
+        build = undefined;
       },
     },
   };

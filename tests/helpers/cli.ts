@@ -25,9 +25,14 @@ function scriptEnvironment(): NodeJS.ProcessEnv {
  * project root, and collects its output. `env` is added to the environment.
  */
 export function runScript(script: string, args: string[] = [], env: Record<string, string | undefined> = {}, input?: string): Promise<ScriptResult> {
+  return runNode(['--experimental-strip-types', '--no-warnings', `scripts/${script}.ts`, ...args], { env, ...(input === undefined ? {} : { input }) });
+}
+
+/** Runs Node with `args` in `cwd` (default: the project root) and collects its output. */
+export function runNode(args: string[], { cwd = projectRoot, env = {}, input }: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {}): Promise<ScriptResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--experimental-strip-types', '--no-warnings', `scripts/${script}.ts`, ...args], {
-      cwd: projectRoot,
+    const child = spawn(process.execPath, args, {
+      cwd,
       env: { ...scriptEnvironment(), ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -1,10 +1,12 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { searchFiles } from '../../build/search-files.ts';
+import { perSite } from '../../build/site-records.ts';
+import { searchIndexFiles } from '../../build/index-and-feeds.ts';
 
-// Every file of the static search index (see src/search/index-format.ts), for `astro dev`;
-// `astro build` writes them straight into the site (src/build-files.ts).
-export const getStaticPaths = (async () =>
-  [...(await searchFiles()).keys()].map((path) => ({ params: { file: path } }))) satisfies GetStaticPaths;
+// Every file of the static search index (src/search/index-format.ts), for `astro dev` only: a
+// build writes them from its worker thread (src/build/pipeline.ts).
+const searchFiles = perSite(({ topics, contentTypes, members }) => searchIndexFiles({ topics, members, contentTypes: [...contentTypes.values()] }));
+
+export const getStaticPaths = (async () => [...(await searchFiles()).keys()].map((path) => ({ params: { file: path } }))) satisfies GetStaticPaths;
 
 export const GET: APIRoute = async ({ params }) => {
   const body = (await searchFiles()).get(params.file!);

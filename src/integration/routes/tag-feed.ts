@@ -1,4 +1,4 @@
-/** /tags/<tag>/rss.xml in `astro dev`: the newest topics carrying one tag (`astro build` writes them in src/build-files.ts). */
+/** /tags/<tag>/rss.xml in `astro dev`: the newest topics carrying one tag (a build writes them from its worker thread, src/build/pipeline.ts). */
 import type { APIRoute } from 'astro';
 import { siteData } from '../../build/site-records.ts';
 import { tagSlug } from '../../model/tags.ts';

@@ -4,6 +4,7 @@
  * byte-identical. An invalid list stops the build with one line per problem.
  */
 import type { APIRoute } from 'astro';
+import { base } from 'astro:config/client';
 import { siteData } from '../../build/site-records.ts';
 import { renderWorkflowList } from '../../outputs/workflow-list.ts';
 import { siteRootUrl } from '../../model/urls.ts';
@@ -11,18 +12,13 @@ import { ContentProblemsError } from '../../content/problems.ts';
 
 export const prerender = true;
 
-export const GET: APIRoute = async () => {
+export const GET: APIRoute = async ({ site }) => {
   const { topics, members, contentTypes } = await siteData();
   const { text, problems } = renderWorkflowList(topics, {
-    siteRoot: siteRootUrl(import.meta.env.SITE, import.meta.env.BASE_URL),
+    siteRoot: siteRootUrl(site, base),
     members,
     contentTypes,
   });
-  if (problems.length > 0) {
-    const error = new ContentProblemsError(problems);
-    // A user's mistake, not a bug: Astro prints the stack it is given, so give it only the message.
-    error.stack = `${error.name}: ${error.message}`;
-    throw error;
-  }
+  if (problems.length > 0) throw new ContentProblemsError(problems);
   return new Response(text, { headers: { 'content-type': 'application/json; charset=utf-8' } });
 };

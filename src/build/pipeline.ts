@@ -1,0 +1,117 @@
+/**
+ * The build, top to bottom: load → validate → records → pages (Astro) + search index and feeds
+ * (worker thread) → write → swap. The tagsite integration runs `prepareBuild` when Astro starts a
+ * build and `finishBuild` when Astro has rendered the pages, so `astro build` (what hosts' Astro
+ * presets run) and `npm run build` are one build.
+ *
+ * Pages are rendered into a fresh folder in the project's work folder and swapped in whole: a
+ * build that stops on a problem, fails or is killed leaves the output folder as it was.
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { loadContentInParallel, type RenderMemory } from '../content/load.ts';
+import { ContentProblemsError, type Problem } from '../content/problems.ts';
+import { writeWorkflowHeaders } from '../outputs/headers.ts';
+import { siteRootUrl } from '../model/urls.ts';
+import { siteProblems } from '../integration/options.ts';
+import { carryOver, codeDigest, forgetPages, noteSource, pruneCaches, rememberedPosts, rememberPages, rememberPosts, reusablePages } from './cache.ts';
+import { indexAndFeedsInWorker } from './index-and-feeds.ts';
+import { buildStore, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
+import { removeDeadWorkFolders, swapIn, workFolder } from './swap.ts';
+import { writeSiteFiles } from './write-files.ts';
+
+export interface BuildSettings {
+  /** The project root. */
+  root: string;
+  /** Where the finished site goes (Astro's `outDir`). */
+  outDir: string;
+  contentDir: string;
+  /** Forget the caches: render every page and post. */
+  clean: boolean;
+  siteTitle: string;
+  excerptLength: number;
+  /** Astro's `site` and `base`. */
+  site: string | undefined;
+  base: string;
+  /** Site paths of the workflow list's copies, and their cache lifetime (`_headers`). */
+  workflowLists: { paths: string[]; cacheSeconds: number };
+  /** The problems of the options, found by the integration. */
+  problems: Problem[];
+  /** Everything in the config that shapes pages (options, `site`, `base`): part of the cache key. */
+  configDigest: string;
+}
+
+/** A build under way: what `finishBuild` needs from `prepareBuild`. */
+export interface Build {
+  settings: BuildSettings;
+  /** The site's absolute root URL (`site` + `base`). */
+  siteRoot: string;
+  started: number;
+  /** The folder Astro renders the pages into. */
+  fresh: string;
+  /** The build's caches: Astro's, the first posts' renderings, the last output's page keys. */
+  cacheDir: string;
+  code: string;
+  reuse: PageReuse;
+  memory: RenderMemory;
+}
+
+/** Steps 1–4: load and validate everything, hand the records to the pages, start the worker. Throws every problem at once. */
+export async function prepareBuild(settings: BuildSettings): Promise<Build> {
+  const started = performance.now();
+  const { root, contentDir, outDir } = settings;
+  removeDeadWorkFolders(root);
+
+  // One cache folder per content folder and output, so a fixture's build never reuses the sample site's pages.
+  const cacheRoot = join(root, '.tagsite-build', 'cache');
+  const cacheDir = join(cacheRoot, createHash('sha1').update(`${contentDir}\0${outDir}`).digest('hex').slice(0, 16));
+  if (settings.clean) rmSync(cacheDir, { recursive: true, force: true });
+  pruneCaches(cacheRoot);
+  noteSource(cacheDir, contentDir);
+  const code = codeDigest(root, settings.configDigest);
+
+  // 1–2. Load and validate: every problem of options and content, before anything is written.
+  const source: ContentSource = { root, contentDir, excerptLength: settings.excerptLength };
+  const loaded = await loadContentInParallel(source, rememberedPosts(cacheDir, code));
+  const siteRoot = siteRootUrl(settings.site, settings.base);
+  const problems = [...settings.problems, ...siteProblems(settings.site, loaded.content.topics.some((topic) => topic.workflow)), ...loaded.problems];
+  if (problems.length > 0 || !siteRoot) throw new ContentProblemsError(problems);
+
+  // 3. The records, for the pages Astro renders.
+  const store = buildStore();
+  const reuse: PageReuse = { previous: reusablePages(cacheDir, outDir, code), next: new Map(), reused: new Set() };
+  Object.assign(store, { source, content: { ...loaded.content, from: source }, reuse, outcome: undefined });
+
+  // 4. The search index and the tag feeds, in a worker thread while Astro renders the pages.
+  const previousFeeds = new Map([...reuse.previous].filter(([file]) => file.endsWith('/rss.xml')));
+  store.indexAndFeeds = indexAndFeedsInWorker(loaded.content, { siteTitle: settings.siteTitle, siteRoot, previous: previousFeeds });
+  store.indexAndFeeds.catch(() => undefined); // a failure is reported where the files are written
+
+  const fresh = join(workFolder(root), 'site');
+  rmSync(workFolder(root), { recursive: true, force: true });
+  return { settings, siteRoot, started, fresh, cacheDir, code, reuse, memory: loaded.memory };
+}
+
+/** Steps 5–6, once Astro has rendered `pages` (site paths): write the files Astro does not make, then swap the site in. */
+export async function finishBuild(build: Build, pages: readonly string[]): Promise<BuildOutcome> {
+  const { settings, siteRoot, fresh, reuse } = build;
+  const store = buildStore();
+
+  // 5. Write: the list's cache headers, the search index, tag feeds and sitemap, and the pages reused from the last build.
+  writeWorkflowHeaders(fresh, settings.workflowLists.paths, settings.base, settings.workflowLists.cacheSeconds);
+  writeSiteFiles(fresh, await store.indexAndFeeds!, { siteRoot, pages, reuse });
+  rmSync(join(fresh, '.prerender'), { recursive: true, force: true });
+  carryOver(reuse.reused, settings.outDir, fresh);
+
+  // 6. Swap. The old keys are forgotten before the output is replaced, so a crash can never pair old keys with new files.
+  forgetPages(build.cacheDir);
+  swapIn(fresh, settings.outDir);
+  rememberPages(build.cacheDir, build.code, reuse.next);
+  rememberPosts(build.cacheDir, build.code, build.memory);
+  rmSync(workFolder(settings.root), { recursive: true, force: true });
+
+  const outcome: BuildOutcome = { outDir: settings.outDir, pages: reuse.next.size, reused: reuse.reused.size, seconds: (performance.now() - build.started) / 1000 };
+  Object.assign(store, { content: undefined, reuse: undefined, indexAndFeeds: undefined, outcome });
+  return outcome;
+}

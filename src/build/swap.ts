@@ -1,0 +1,77 @@
+/**
+ * Where a build assembles the new site, and how it takes the place of the old one whole: a failed
+ * or killed build never leaves the output folder half-written.
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * This process's work folder. Astro builds inside the project: it keeps its prerender chunks under
+ * the output folder only when that folder is inside the working directory (elsewhere they would go
+ * to a shared ./.astro/, and concurrent builds would overwrite each other's).
+ */
+export function workFolder(root: string, pid = process.pid): string {
+  return join(root, '.tagsite-build', String(pid));
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Deletes the work folders of builds whose process is gone (killed builds leave theirs behind). */
+export function removeDeadWorkFolders(root: string): string[] {
+  const dir = join(root, '.tagsite-build');
+  if (!existsSync(dir)) return [];
+  const dead = readdirSync(dir).filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid && !isRunning(Number(name)));
+  for (const name of dead) rmSync(join(dir, name), { recursive: true, force: true });
+  return dead;
+}
+
+/** The folder beside the output where the new site waits for the swap (same file system: the swap is a rename). */
+function stagingFolder(outDir: string): string {
+  return join(dirname(outDir), `.${basename(outDir)}.building-${process.pid}`);
+}
+
+/** Old outputs of earlier builds that were still being deleted when their build ended. */
+function leftovers(outDir: string): string[] {
+  const prefix = `.${basename(outDir)}.building-`;
+  if (!existsSync(dirname(outDir))) return [];
+  return readdirSync(dirname(outDir))
+    .filter((name) => name.startsWith(prefix) && name.endsWith('.previous'))
+    .map((name) => join(dirname(outDir), name));
+}
+
+/** Deletes folders in a process of its own that outlives this one: deleting tens of thousands of files takes seconds. */
+function removeInBackground(dirs: string[]): void {
+  const present = dirs.filter((dir) => existsSync(dir));
+  if (present.length === 0) return;
+  const script = 'for (const dir of process.argv.slice(1)) require("node:fs").rmSync(dir, { recursive: true, force: true, maxRetries: 3 });';
+  spawn(process.execPath, ['-e', script, ...present], { detached: true, stdio: 'ignore' }).unref();
+}
+
+/**
+ * Puts the finished site `fresh` in the place of `outDir`: it moves beside the output, the old
+ * output moves aside, the new one takes its place, and the old one is deleted in the background
+ * (with any left by an interrupted deletion).
+ */
+export function swapIn(fresh: string, outDir: string): void {
+  const staging = stagingFolder(outDir);
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(dirname(outDir), { recursive: true });
+  try {
+    renameSync(fresh, staging);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    cpSync(fresh, staging, { recursive: true });
+  }
+  const old = `${staging}.previous`;
+  if (existsSync(outDir)) renameSync(outDir, old);
+  renameSync(staging, outDir);
+  removeInBackground([old, ...leftovers(outDir)]);
+}
