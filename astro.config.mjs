@@ -10,8 +10,7 @@ export default defineConfig({
   // Serve under a sub-path by setting `base`, e.g. '/community' (or TAGSITE_BASE for one build).
   base: process.env.TAGSITE_BASE || '/',
   trailingSlash: 'ignore',
-  // Pages are rendered while earlier ones are still being written: at 10,000 topics a third of a
-  // one-at-a-time build was spent waiting for the file system.
+  // Pages are rendered while earlier ones are still being written, so the disk is not waited on.
   build: { concurrency: 8 },
   integrations: [
     mdx(),
