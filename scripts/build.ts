@@ -26,7 +26,7 @@ try {
     root,
     ...(out ? { outDir: resolve(root, out) } : {}),
     ...(configFile ? { configFile } : {}),
-    logLevel: (process.env.TAGSITE_LOG_LEVEL as 'info' | undefined) ?? 'warn',
+    logLevel: 'warn',
   });
 } catch (error) {
   // Problems in options and content end the process in the integration, before Astro writes anything.

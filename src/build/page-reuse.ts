@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import options from 'virtual:tagsite/options';
-import { perSite, type SiteData } from './site-records.ts';
+import { fromSiteRecords, type SiteData } from './site-records.ts';
 import { buildStore } from './store.ts';
 import type { Topic } from '../content/topics.ts';
 
@@ -22,7 +22,7 @@ function pageFile(path: string): string {
 
 const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url');
 
-const digests = perSite((data: SiteData) => ({
+const digests = fromSiteRecords((data: SiteData) => ({
   site: sha1(JSON.stringify([options, [...data.contentTypes.values()], [...data.memberNames], data.links])),
   topics: new Map<Topic, string>(data.topics.map((topic) => [topic, sha1(JSON.stringify(topic))])),
 }));

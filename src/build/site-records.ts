@@ -67,7 +67,7 @@ export async function siteData(): Promise<SiteData> {
  * A value computed from the site's records once per build (again in `astro dev` after the content
  * changes), e.g. the search index files.
  */
-export function perSite<T>(make: (data: SiteData) => T): () => Promise<T> {
+export function fromSiteRecords<T>(make: (data: SiteData) => T): () => Promise<T> {
   const made = new WeakMap<SiteData, T>();
   return async () => {
     const data = await siteData();
@@ -77,4 +77,4 @@ export function perSite<T>(make: (data: SiteData) => T): () => Promise<T> {
 }
 
 /** The content types as the search form offers them (every search area shows them). */
-export const typeChoicesOfSite = perSite(({ contentTypes }) => typeChoices(indexedTypes([...contentTypes.values()])));
+export const typeChoicesOfSite = fromSiteRecords(({ contentTypes }) => typeChoices(indexedTypes([...contentTypes.values()])));

@@ -1,10 +1,10 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { perSite } from '../../build/site-records.ts';
+import { fromSiteRecords } from '../../build/site-records.ts';
 import { searchIndexFiles } from '../../build/index-and-feeds.ts';
 
 // Every file of the static search index (src/search/index-format.ts), for `astro dev` only: a
 // build writes them from its worker thread (src/build/pipeline.ts).
-const searchFiles = perSite(({ topics, contentTypes, members }) => searchIndexFiles({ topics, members, contentTypes: [...contentTypes.values()] }));
+const searchFiles = fromSiteRecords(({ topics, contentTypes, members }) => searchIndexFiles({ topics, members, contentTypes: [...contentTypes.values()] }));
 
 export const getStaticPaths = (async () => [...(await searchFiles()).keys()].map((path) => ({ params: { file: path } }))) satisfies GetStaticPaths;
 

@@ -1,5 +1,5 @@
 import options from 'virtual:tagsite/options';
-import { perSite } from '../../build/site-records.ts';
+import { fromSiteRecords } from '../../build/site-records.ts';
 import { memberRecords } from '../../outputs/member-index.ts';
 import { EMPTY_MEMBER_QUERY, filterMembers, MEMBERS_PAGE_SIZE, type MemberRecord } from '../../search/member-search.ts';
 import { paginate } from '../../model/listing.ts';
@@ -20,12 +20,12 @@ export interface MemberPageProps {
 }
 
 /** Every listed member with their topic count, in the member search's default order (name A→Z). */
-export const memberList = perSite(({ members, topics }): MemberRecord[] =>
+export const memberList = fromSiteRecords(({ members, topics }): MemberRecord[] =>
   filterMembers(memberRecords(members, topics), EMPTY_MEMBER_QUERY, new Date(0)),
 );
 
 /** Each listed member with their topics split into listing pages (`pageSize` a page, at least one page). */
-const memberTopicPages = perSite(({ topics }) => {
+const memberTopicPages = fromSiteRecords(({ topics }) => {
   const byAuthor = new Map<string, Topic[]>();
   for (const topic of topics) {
     const key = memberKey(topic.author);
