@@ -5,7 +5,6 @@
  */
 import { getRssString } from '@astrojs/rss';
 import type { Topic } from '../content/topics.ts';
-import type { Problem } from '../content/problems.ts';
 import { absoluteUrl, feedPath, tagPath, topicUrl } from '../model/urls.ts';
 
 /** Items a feed carries: the newest topics only, as feed readers poll the whole file each time. */
@@ -80,10 +79,3 @@ export function feedChannel(topics: readonly Topic[], { siteTitle, siteRoot, tag
 export function feedXml(topics: readonly Topic[], options: FeedOptions): Promise<string> {
   return getRssString(feedChannel(topics, options));
 }
-
-/** Feeds (and the sitemap) hold absolute URLs: without Astro's `site` they cannot be written. */
-export const SITE_REQUIRED: Problem = {
-  file: 'astro.config.mjs',
-  field: 'site',
-  message: "is required for the RSS feeds: their links are absolute URLs (set site: 'https://your.domain')",
-};
