@@ -9,6 +9,7 @@ export const TYPED_SCHEMAS = [
   'links.schema.json',
   'options.schema.json',
   'workflow-list.schema.json',
+  'workflow-list-underscore.schema.json',
   'lookup-response.schema.json',
   'check-links-report.schema.json',
 ];

@@ -7,7 +7,7 @@ import { isProblem, readJsonFile, type JsonFile } from './json-file.ts';
 import { readContentTypes, type ContentTypeIndex } from './content-types.ts';
 import { readMembers, type Member } from './members.ts';
 import { readLinks, type LinkRecord } from './links.ts';
-import { readTopic, renderPost, type RenderedPost, type Topic, type TopicContext } from './topics.ts';
+import { readTopic, renderPost, type RenderedPost, type Topic, type TopicContext, type TopicReading } from './topics.ts';
 import { duplicateWorkflowFileProblems } from '../outputs/workflow-list.ts';
 import type { Problem } from './problems.ts';
 
@@ -70,10 +70,8 @@ export interface RememberedPost extends RenderedPost {
 export type RenderMemory = Map<string, RememberedPost>;
 
 /** What one topic file gave: the topic or its problems, and its rendering to remember. */
-interface TopicResult {
+interface TopicResult extends TopicReading {
   file: string;
-  topic?: Topic;
-  problems: Problem[];
   remembered?: RememberedPost;
 }
 
@@ -132,7 +130,8 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
     slugs.set(slug, file);
     if (topic) topics.push(topic);
   }
-  problems.push(...duplicateWorkflowFileProblems(topics));
+  // Every file naming a workflow file, valid or not: a duplicate is reported with the other problems.
+  problems.push(...duplicateWorkflowFileProblems(results.flatMap(({ file, workflowFile }) => (workflowFile ? [{ file, ...workflowFile }] : []))));
   problems.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));
   return { content: { topics, contentTypes: prepared.contentTypes, members: prepared.members, links: prepared.links }, problems, memory };
 }

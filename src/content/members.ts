@@ -2,11 +2,12 @@ import type { Member, Members } from './schema-types.ts';
 import type { JsonFile } from './json-file.ts';
 import { schemaProblems } from './schema-validation.ts';
 import { memberKey } from '../model/members.ts';
+import { PUBLISHABLE_URL } from '../model/workflow-list.ts';
 import type { Problem } from './problems.ts';
 
 export type { Member };
 
-/** Validates members.json; names are unique by memberKey (case-insensitively, as the author filter compares them). */
+/** Validates members.json; names are unique by memberKey (case-insensitively, as the author filter compares them); websites are publishable. */
 export function readMembers(json: JsonFile, file: string): { members: Member[]; problems: Problem[] } {
   const problems = schemaProblems('members', json.data, file, json.lineOf);
   if (problems.length > 0) return { members: [], problems };
@@ -23,6 +24,15 @@ export function readMembers(json: JsonFile, file: string): { members: Member[]; 
         message: `duplicate member name '${member.name}' (already at [${first}])`,
       });
     } else seen.set(key, i);
+    // The schema accepts any absolute URL; a website is published (workflow lists, member pages), so `http://` alone is not one.
+    if (member.website !== undefined && !PUBLISHABLE_URL.test(member.website)) {
+      problems.push({
+        file,
+        line: json.lineOf(`/${i}/website`),
+        field: `[${i}].website`,
+        message: `${JSON.stringify(member.website)} cannot be published: give an http or https address with a host, such as https://example.org/, or leave the field out`,
+      });
+    }
   });
   return { members, problems };
 }

@@ -43,17 +43,21 @@ export interface TopicFrontMatter {
    */
   views?: number;
   /**
-   * Present when the topic shares a workflow: it then becomes one item of the workflow list file.
+   * Present when the topic shares a workflow: it then becomes one item of the workflow lists (both key styles).
    */
   workflow?: {
     /**
-     * File name of the workflow, e.g. `Clipboard Cleaner.flowsmith`: no / or \, and not . or .. (no address can name those). Unique across topics.
+     * File name of the workflow, e.g. `Clipboard Cleaner.flowsmith`: no / or \, and not . or .. (no address can name those). Unique across topics: its backup download address is made from it.
      */
     file: string;
     /**
-     * The author's download address (http or https).
+     * The workflow's name as people search for it, such as `China's Stock Quotation`. Defaults to `file` without its extension (the topic's title when the file name is only an extension).
      */
-    download: string;
+    name?: string;
+    /**
+     * The author's own download address: an http or https URL with a host. Optional: without it, the backup download (workflows.backupDownloadBase + file) is the only one.
+     */
+    download?: string;
     /**
      * Version of the workflow, free text such as `1.2.0`.
      */
@@ -63,17 +67,21 @@ export interface TopicFrontMatter {
      */
     description?: string;
     /**
-     * Release page (http or https). Defaults to the topic's own absolute URL.
+     * Release page: an http or https URL with a host. Defaults to the topic's own absolute URL.
      */
     release?: string;
     /**
-     * Address of a screenshot (http or https).
+     * A screenshot: an http or https URL with a host, or a bare file name (no /, \ or :) that /workflows/ resolves against workflows.screenshotBase. Published as given.
      */
     screenshot?: string;
     /**
      * Language of the workflow's interface, such as `English`.
      */
     language?: string;
+    /**
+     * The author's site for this workflow: an http or https URL with a host, or "" for none. Defaults to the author's member `website`.
+     */
+    authorSite?: string;
   };
 }
 
@@ -238,21 +246,25 @@ export interface TagsiteOptions {
    */
   alwaysShowTags?: boolean;
   /**
-   * The workflow list file and its searching client.
+   * The workflow lists (hyphenated and underscore keys) and their searching client.
    */
   workflows?: {
     /**
-     * Path (under the site's base) or absolute URL where the workflow list is published and fetched first.
+     * Path (under the site's base) or absolute URL where the hyphenated workflow list (workflow-list.schema.json) is published and where /workflows/ fetches first.
      */
     primaryUrl?: string;
     /**
-     * Path or absolute URL of the byte-identical backup copy, fetched when the primary fails.
+     * Path or absolute URL of the hyphenated list's byte-identical backup copy, fetched when the primary fails.
      */
     backupUrl?: string;
     /**
      * Prefix of backup download addresses; the URL-encoded workflow file name is appended.
      */
     backupDownloadBase?: string;
+    /**
+     * Prefix that /workflows/ puts before a screenshot given as a bare file name (the URL-encoded name is appended); the lists publish the name as given.
+     */
+    screenshotBase?: string;
     /**
      * How long the searching client keeps the list before fetching again, in seconds.
      */
@@ -261,6 +273,43 @@ export interface TagsiteOptions {
      * How long the client waits for one address before trying the next, in seconds.
      */
     timeoutSeconds?: number;
+    /**
+     * Path (under the site's base) or absolute URL where the underscore-key list (workflow-list-underscore.schema.json), the style most clients in use read, is published: the same items as the hyphenated list.
+     */
+    underscorePrimaryUrl?: string;
+    /**
+     * Path or absolute URL of the underscore list's byte-identical backup copy.
+     */
+    underscoreBackupUrl?: string;
+  };
+  /**
+   * Where images in topics' first posts may load from (the Content-Security-Policy's img-src in _headers): `same-site` (the default) keeps visitors' addresses from other hosts; `any-host` also allows images from any https address.
+   */
+  topicImages?: 'same-site' | 'any-host';
+  /**
+   * The largest input a build accepts: each bounds what one file can cost a build. A file beyond a limit is a problem, not a slow build; raise a limit here when a real site needs it.
+   */
+  limits?: {
+    /**
+     * Most tags on one topic. Discourse and Stack Overflow allow 5; 20 leaves room for forums that allow more. Every tag of a topic is in every feed and index entry of the topic, so this bounds how much one topic adds.
+     */
+    tagsPerTopic?: number;
+    /**
+     * Largest topic file, in bytes. Discourse's longest post is 32,000 characters and phpBB's 60,000; 256 KiB holds either, even in 4-byte characters, with its front matter.
+     */
+    topicFileBytes?: number;
+    /**
+     * Largest JSON data file (content-types.json, members.json, links.json), in bytes: 4 MiB is 10,000 records of 400 bytes.
+     */
+    dataFileBytes?: number;
+    /**
+     * Most records in one data file (members, link records, or forums and categories together). Each member and each link record becomes part of a page; 10,000 is far beyond a community's documentation links and listed member profiles.
+     */
+    dataFileRecords?: number;
+    /**
+     * Deepest nesting of lists and objects in a JSON data file or a topic's front matter. The forum tree of content-types.json takes two levels a forum level: 32 allows 15 levels of sub-forums; real forums use 2 to 4.
+     */
+    nestingDepth?: number;
   };
   /**
    * The DNS lookup API used by `npm run check-links`. The key is never an option: it comes from LOOKUP_API_KEY.
@@ -274,7 +323,7 @@ export interface TagsiteOptions {
 }
 
 /**
- * The workflow list file (version 1), published at workflows.primaryUrl and, byte-identical, at workflows.backupUrl: one item per topic with `workflow` front matter, in the established hyphenated format that existing clients read. Every item has all eleven keys and every value is a string; a value not given is "". Within version 1 keys are only ever added, never renamed, removed or given another type: clients must ignore keys they do not know.
+ * The workflow list file (version 1) in hyphenated keys, the style of the first AlfredWorkflow.com list (workflow-api.json) that older clients read; published at workflows.primaryUrl and, byte-identical, at workflows.backupUrl. One item per topic with `workflow` front matter. Every item has all eleven keys and every value is a string; a value not given is "". The underscore list (workflow-list-underscore.schema.json) holds the same items in the same order. Within version 1 keys are only ever added, never renamed, removed or given another type: clients must ignore keys they do not know.
  */
 export type WorkflowList = WorkflowListItem[];
 
@@ -283,7 +332,7 @@ export type WorkflowList = WorkflowListItem[];
  */
 export interface WorkflowListItem {
   /**
-   * The workflow's name: its file name without the extension (`Clipboard Cleaner` for `Clipboard Cleaner.flowsmith`), or the topic's title when the file name is only an extension.
+   * The workflow's name as people search for it: `workflow.name`, else its file name without the extension (`Clipboard Cleaner` for `Clipboard Cleaner.flowsmith`), or the topic's title when the file name is only an extension.
    */
   'workflow-name': string;
   /**
@@ -303,11 +352,11 @@ export interface WorkflowListItem {
    */
   'workflow-language': string;
   /**
-   * Release page, an absolute http or https URL: `workflow.release` when given, else the topic's own absolute URL on the site (Astro `site` + `base`).
+   * Release page, an absolute http or https URL with a host: `workflow.release` when given, else the topic's own absolute URL on the site (Astro `site` + `base`).
    */
   'workflow-release-page': string;
   /**
-   * The author's download address (`workflow.download`), an absolute http or https URL.
+   * The author's download address (`workflow.download`), an absolute http or https URL with a host; "" when the author gave none (the backup download, workflows.backupDownloadBase + the URL-encoded `workflow-file`, is always there).
    */
   'workflow-download-link': string;
   /**
@@ -315,7 +364,7 @@ export interface WorkflowListItem {
    */
   'workflow-author-name': string;
   /**
-   * The author's website (http or https) from members.json when the author is a listed member with a website; "" otherwise.
+   * The author's site: `workflow.authorSite` when given, else the author's `website` in members.json; an http or https URL with a host, or "".
    */
   'workflow-author-site': string;
   /**
@@ -323,9 +372,64 @@ export interface WorkflowListItem {
    */
   'workflow-file': string;
   /**
-   * Address of a screenshot (`workflow.screenshot`), http or https; "" when not given.
+   * A screenshot as given (`workflow.screenshot`): an http or https URL, or a bare file name that clients resolve against their screenshot base address; "" when not given.
    */
   'workflow-screenshot': string;
+}
+
+/**
+ * The workflow list file (version 1) in underscore keys, the style of the recommended AlfredWorkflow.com list (workflow_api.json) that the clients in use read (Workflow Searcher, Hatmaker, Workflow Manager, the list's PHP example); published at workflows.underscorePrimaryUrl and, byte-identical, at workflows.underscoreBackupUrl. The same items in the same order as the hyphenated list (workflow-list.schema.json), each key's `-` written `_`; every value is a string, "" when not given. Within version 1 keys are only ever added, never renamed, removed or given another type: clients must ignore keys they do not know.
+ */
+export type WorkflowListUnderscore = WorkflowListUnderscoreItem[];
+
+/**
+ * One shared workflow.
+ */
+export interface WorkflowListUnderscoreItem {
+  /**
+   * The workflow's name as people search for it: `workflow.name`, else its file name without the extension (`Clipboard Cleaner` for `Clipboard Cleaner.flowsmith`), or the topic's title when the file name is only an extension.
+   */
+  workflow_name: string;
+  /**
+   * Version of the workflow as its author wrote it (`workflow.version`), such as `1.2.0`; "" when not given.
+   */
+  workflow_version: string;
+  /**
+   * One-line description (`workflow.description`), at most 100 characters; "" when not given.
+   */
+  workflow_description_small: string;
+  /**
+   * Name of the topic's content type (its forum or category in content-types.json, such as `Share Your Workflows`); the id when the name is unknown.
+   */
+  workflow_type: string;
+  /**
+   * Language of the workflow's interface (`workflow.language`), such as `English`; "" when not given.
+   */
+  workflow_language: string;
+  /**
+   * Release page, an absolute http or https URL with a host: `workflow.release` when given, else the topic's own absolute URL on the site (Astro `site` + `base`).
+   */
+  workflow_release_page: string;
+  /**
+   * The author's download address (`workflow.download`), an absolute http or https URL with a host; "" when the author gave none (the backup download, workflows.backupDownloadBase + the URL-encoded `workflow_file`, is always there).
+   */
+  workflow_download_link: string;
+  /**
+   * The topic's author (a member name).
+   */
+  workflow_author_name: string;
+  /**
+   * The author's site: `workflow.authorSite` when given, else the author's `website` in members.json; an http or https URL with a host, or "".
+   */
+  workflow_author_site: string;
+  /**
+   * The workflow's file name (`workflow.file`), without / or \ and not . or .. (no address can name those), unique across the list. Its backup download address is workflows.backupDownloadBase + this name URL-encoded.
+   */
+  workflow_file: string;
+  /**
+   * A screenshot as given (`workflow.screenshot`): an http or https URL, or a bare file name that clients resolve against their screenshot base address; "" when not given.
+   */
+  workflow_screenshot: string;
 }
 
 /**

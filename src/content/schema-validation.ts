@@ -6,6 +6,7 @@ import membersSchema from '../../schemas/members.schema.json' with { type: 'json
 import linksSchema from '../../schemas/links.schema.json' with { type: 'json' };
 import optionsSchema from '../../schemas/options.schema.json' with { type: 'json' };
 import workflowListSchema from '../../schemas/workflow-list.schema.json' with { type: 'json' };
+import workflowListUnderscoreSchema from '../../schemas/workflow-list-underscore.schema.json' with { type: 'json' };
 import lookupResponseSchema from '../../schemas/lookup-response.schema.json' with { type: 'json' };
 import checkLinksReportSchema from '../../schemas/check-links-report.schema.json' with { type: 'json' };
 import { fieldPath, type Problem } from './problems.ts';
@@ -22,6 +23,7 @@ export const schemas = {
   links: linksSchema,
   options: optionsSchema,
   workflowList: workflowListSchema,
+  workflowListUnderscore: workflowListUnderscoreSchema,
   lookupResponse: lookupResponseSchema,
   checkLinksReport: checkLinksReportSchema,
 } as const;

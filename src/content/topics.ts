@@ -104,8 +104,15 @@ export function renderPost(markdown: string): RenderedPost {
   return { html, text: plainText(html) };
 }
 
+/** What one topic file gave: the topic or all its problems, and the workflow file it names even when it has problems (so a duplicate is reported in the same run). */
+export interface TopicReading {
+  topic?: Topic;
+  problems: Problem[];
+  workflowFile?: { name: string; line?: number };
+}
+
 /** Reads one topic file: every rule of SPEC 2.1. Returns the topic, or the problems (all of them). */
-export function readTopic(file: string, source: string, context: TopicContext): { topic?: Topic; problems: Problem[] } {
+export function readTopic(file: string, source: string, context: TopicContext): TopicReading {
   const slug = file.slice(file.lastIndexOf('/') + 1).replace(/\.md$/, '');
   const problems: Problem[] = [];
   if (!SLUG_PATTERN.test(slug)) {
@@ -185,15 +192,21 @@ export function readTopic(file: string, source: string, context: TopicContext): 
       const length = [...tag].length;
       if (length < 1 || length > 50) {
         problem(`tags[${i}]`, length < 1 ? 'a tag must not be empty' : `tag is ${length} characters; at most 50 allowed`);
+      } else if (tag.includes(',')) {
+        // The search's `tags` parameter and Tags field separate tags with commas (SPEC 4.2).
+        problem(`tags[${i}]`, `tag '${tag}' contains a comma, which separates tags in a search; use another character`);
       } else if (tags.includes(tag)) {
         problem(`tags[${i}]`, `duplicate tag '${tag}' (after trimming and lower-casing)`);
       } else tags.push(tag);
     });
   }
 
-  if (problems.length > 0) return { problems };
+  const named = typeof fm.workflow?.file === 'string' ? fm.workflow.file : undefined;
+  const workflowFile = named === undefined ? {} : { workflowFile: { name: named, line: lineOf('/workflow/file') } };
+  if (problems.length > 0) return { problems, ...workflowFile };
   const { html, text } = (context.render ?? renderPost)(parsed.content);
   return {
+    ...workflowFile,
     problems,
     topic: {
       slug,

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { resolveOptions, type ResolvedOptions, type TagsiteOptions } from './options.ts';
 import { ContentProblemsError, type Problem } from '../content/problems.ts';
 import { printProblems } from '../cli/project.ts';
-import { publishedListPaths } from '../outputs/workflow-list.ts';
+import { publishedLists } from '../outputs/workflow-list.ts';
 import { buildStore } from '../build/store.ts';
 import { finishBuild, prepareBuild, type Build } from '../build/pipeline.ts';
 
@@ -40,7 +40,8 @@ async function stopOnProblems<T>(step: Promise<T>): Promise<T> {
  */
 export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegration {
   const { options: resolved, problems } = resolveOptions(options);
-  const listPaths = publishedListPaths(resolved.workflows);
+  const lists = publishedLists(resolved.workflows);
+  const listPaths = lists.map(({ path }) => path);
   let build: Build | undefined;
   let contentDir = '';
   return {
@@ -78,8 +79,11 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
           throw new ContentProblemsError(problems);
         }
 
-        // The workflow list file, at each of its addresses that is on this site.
-        for (const pattern of listPaths) injectRoute({ pattern, entrypoint: new URL('./routes/workflow-list.ts', import.meta.url), prerender: true });
+        // The workflow lists, each key style at each of its addresses that is on this site.
+        for (const { path: pattern, style } of lists) {
+          const route = style === 'hyphenated' ? './routes/workflow-list.ts' : './routes/workflow-list-underscore.ts';
+          injectRoute({ pattern, entrypoint: new URL(route, import.meta.url), prerender: true });
+        }
         // A build writes these from its worker thread; `astro dev` serves them through routes.
         if (command === 'dev') {
           injectRoute({ pattern: '/search-index/[...file]', entrypoint: new URL('./routes/search-index.ts', import.meta.url), prerender: true });
@@ -103,6 +107,9 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
         server.watcher.on('all', (_event, path) => {
           if (!path.startsWith(contentDir)) return;
           buildStore().content = undefined;
+          // Astro keeps every route's getStaticPaths() until its content-changed signal: without it
+          // a new topic's page would 404 and a renamed tag keep its old page.
+          for (const name of ['ssr', 'prerender']) server.environments[name]?.hot.send('astro:content-changed', {});
           server.ws.send({ type: 'full-reload' });
         });
       },

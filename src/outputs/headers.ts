@@ -1,6 +1,6 @@
 /**
- * HTTP caching of the workflow list on static hosts (SPEC 5): a `_headers` file (Netlify,
- * Cloudflare Pages) gives both list addresses the client's cache lifetime.
+ * HTTP caching of the workflow lists on static hosts: a `_headers` file (Netlify, Cloudflare
+ * Pages) gives every list address (both key styles, primary and backup) the client's cache lifetime.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ export function workflowHeaderRules(paths: readonly string[], base: string, cach
     .map((path) => withBase(base, path))
     .filter((path) => !named.has(path))
     .map((path) => `${path}\n  Cache-Control: public, max-age=${cacheSeconds}\n`);
-  return rules.length === 0 ? '' : `# The workflow list: as long in HTTP caches as in the /workflows/ client (workflows.cacheSeconds).\n${rules.join('')}`;
+  return rules.length === 0 ? '' : `# The workflow lists: as long in HTTP caches as in the /workflows/ client (workflows.cacheSeconds).\n${rules.join('')}`;
 }
 
 /** Adds the list's rules to `<dir>/_headers`, creating it or appending to the copy of public/_headers. */

@@ -1,6 +1,7 @@
 /**
- * The workflow list file (SPEC 5): topics with `workflow` front matter → items in the established
- * hyphenated format, checked against schemas/workflow-list.schema.json before anything is published.
+ * The workflow lists: topics with `workflow` front matter → items, published in both key styles
+ * real clients read (hyphenated and underscore), each checked against its own schema before
+ * anything is published.
  */
 import type { Topic } from '../content/topics.ts';
 import type { Member } from '../content/members.ts';
@@ -8,10 +9,10 @@ import type { WorkflowList } from '../content/schema-types.ts';
 import { schemaProblems } from '../content/schema-validation.ts';
 import { topicUrl } from '../model/urls.ts';
 import { memberKey } from '../model/members.ts';
-import { isSitePath, type WorkflowListItem } from '../model/workflow-list.ts';
+import { isSitePath, toUnderscore, workflowName, type KeyStyle, type WorkflowListItem } from '../model/workflow-list.ts';
 import type { Problem } from '../content/problems.ts';
 
-export { backupDownloadUrl, siteAddress, WORKFLOW_KEYS } from '../model/workflow-list.ts';
+export { backupDownloadUrl, siteAddress, toUnderscore, WORKFLOW_KEYS, workflowName } from '../model/workflow-list.ts';
 export type { WorkflowListItem };
 
 /** What an item needs beyond its topic. */
@@ -24,13 +25,6 @@ export interface WorkflowListContext {
   contentTypes: ReadonlyMap<string, { name: string }>;
 }
 
-/** The workflow's name is its file name without the extension; a file named only `.flowsmith` falls back to the topic title. */
-export function workflowName(file: string, title: string): string {
-  const dot = file.lastIndexOf('.');
-  const stem = dot > 0 ? file.slice(0, dot) : dot === 0 ? '' : file;
-  return stem.trim() || title;
-}
-
 /** One list item: all eleven keys, "" for what the topic does not give. The topic must have a workflow. */
 export function workflowItem(topic: Topic, context: WorkflowListContext): WorkflowListItem {
   const workflow = topic.workflow!;
@@ -38,15 +32,16 @@ export function workflowItem(topic: Topic, context: WorkflowListContext): Workfl
   const member = context.members.find((m) => memberKey(m.name) === author);
   // Keys in the schema's order, which is the order they are written in.
   return {
-    'workflow-name': workflowName(workflow.file, topic.title),
+    'workflow-name': workflowName(workflow.file, topic.title, workflow.name),
     'workflow-version': workflow.version ?? '',
     'workflow-description-small': workflow.description ?? '',
     'workflow-type': context.contentTypes.get(topic.contentType)?.name ?? topic.contentType,
     'workflow-language': workflow.language ?? '',
     'workflow-release-page': workflow.release || topicUrl(context.siteRoot, topic.slug),
-    'workflow-download-link': workflow.download,
+    'workflow-download-link': workflow.download ?? '',
     'workflow-author-name': topic.author,
-    'workflow-author-site': member?.website ?? '',
+    // An explicit "" says this workflow has no author site, even when the member has a website.
+    'workflow-author-site': workflow.authorSite ?? member?.website ?? '',
     'workflow-file': workflow.file,
     'workflow-screenshot': workflow.screenshot ?? '',
   };
@@ -58,29 +53,36 @@ export function workflowList(topics: readonly Topic[], context: WorkflowListCont
 }
 
 /**
- * Checks a list against schemas/workflow-list.schema.json. A problem about item i names the file
- * it came from (`sources[i]`, a topic file) so the user knows what to fix.
+ * Checks a list against its key style's schema. A problem about item i names the file it came
+ * from (`sources[i]`, a topic file) so the user knows what to fix.
  */
-export function workflowListProblems(list: unknown, sources: readonly string[] = [], listName = 'workflow list'): Problem[] {
-  return schemaProblems('workflowList', list, listName, () => undefined, { root: listName }).map((problem) => {
+export function workflowListProblems(list: unknown, sources: readonly string[] = [], style: KeyStyle = 'hyphenated'): Problem[] {
+  const listName = style === 'hyphenated' ? 'workflow list' : 'workflow list (underscore keys)';
+  return schemaProblems(style === 'hyphenated' ? 'workflowList' : 'workflowListUnderscore', list, listName, () => undefined, { root: listName }).map((problem) => {
     const item = /^.*?\[(\d+)\]/.exec(problem.field);
     const source = item ? sources[Number(item[1])] : undefined;
     return source ? { ...problem, file: source } : problem;
   });
 }
 
+/** A topic file naming a workflow file (`line`: where `workflow.file` is written). */
+export interface WorkflowFileClaim {
+  file: string;
+  name: string;
+  line?: number;
+}
+
 /** Two topics may not share a workflow file: the backup download address is made from the file name alone. */
-export function duplicateWorkflowFileProblems(topics: readonly Pick<Topic, 'file' | 'workflow'>[]): Problem[] {
+export function duplicateWorkflowFileProblems(claims: readonly WorkflowFileClaim[]): Problem[] {
   const first = new Map<string, string>();
   const problems: Problem[] = [];
-  for (const topic of topics) {
-    const name = topic.workflow?.file;
-    if (name === undefined) continue;
+  for (const { file, name, line } of claims) {
     const owner = first.get(name);
-    if (owner === undefined) first.set(name, topic.file);
+    if (owner === undefined) first.set(name, file);
     else
       problems.push({
-        file: topic.file,
+        file,
+        ...(line === undefined ? {} : { line }),
         field: 'workflow.file',
         message: `'${name}' is also the workflow file of ${owner}; workflow file names must be unique (the backup download address is made from the name)`,
       });
@@ -92,12 +94,33 @@ export function duplicateWorkflowFileProblems(topics: readonly Pick<Topic, 'file
 // (Astro route patterns, `_headers`, nginx `location`) and names a file, not a folder.
 const LIST_PATH = /^\/?(?:[A-Za-z0-9._~-]+\/)*[A-Za-z0-9._~-]*[A-Za-z0-9_~-]$/;
 
-/** Checks the list addresses: a site path must name a file; anything else must be an http(s) URL. */
-export function workflowAddressProblems(workflows: { primaryUrl: string; backupUrl: string }, file = 'astro.config.mjs'): Problem[] {
+/** The list addresses among the options: the hyphenated list's and the underscore list's. */
+export interface WorkflowAddresses {
+  primaryUrl: string;
+  backupUrl: string;
+  /** The underscore list's addresses (absent: none is published). */
+  underscorePrimaryUrl?: string;
+  underscoreBackupUrl?: string;
+}
+
+/** Every list address with its option name and key style, in a fixed order. */
+function listAddresses(workflows: WorkflowAddresses): Array<{ option: string; address: string; style: KeyStyle }> {
+  return [
+    { option: 'primaryUrl', address: workflows.primaryUrl, style: 'hyphenated' },
+    { option: 'backupUrl', address: workflows.backupUrl, style: 'hyphenated' },
+    ...(workflows.underscorePrimaryUrl ? [{ option: 'underscorePrimaryUrl', address: workflows.underscorePrimaryUrl, style: 'underscore' } as const] : []),
+    ...(workflows.underscoreBackupUrl ? [{ option: 'underscoreBackupUrl', address: workflows.underscoreBackupUrl, style: 'underscore' } as const] : []),
+  ];
+}
+
+const sitePath = (address: string) => `/${address.replace(/^\/+/, '')}`;
+
+/** Checks the list addresses: a site path must name a file; anything else must be an http(s) URL; the two styles never share one. */
+export function workflowAddressProblems(workflows: WorkflowAddresses, file = 'astro.config.mjs'): Problem[] {
   const problems: Problem[] = [];
-  for (const key of ['primaryUrl', 'backupUrl'] as const) {
-    const address = workflows[key];
-    const field = `tagsite.workflows.${key}`;
+  const styleAt = new Map<string, { option: string; style: KeyStyle }>();
+  for (const { option, address, style } of listAddresses(workflows)) {
+    const field = `tagsite.workflows.${option}`;
     if (isSitePath(address)) {
       if (!LIST_PATH.test(address) || address.split('/').some((segment) => segment === '.' || segment === '..'))
         problems.push({
@@ -108,34 +131,74 @@ export function workflowAddressProblems(workflows: { primaryUrl: string; backupU
     } else if (!/^https?:\/\//i.test(address)) {
       problems.push({ file, field, message: `'${address}' must be a path on the site (such as /api/workflows.json) or an http or https URL` });
     }
+    const key = isSitePath(address) ? sitePath(address) : address;
+    const other = styleAt.get(key);
+    if (other && other.style !== style)
+      problems.push({ file, field, message: `'${address}' is also tagsite.workflows.${other.option}: the ${style} list needs an address of its own` });
+    else styleAt.set(key, { option, style });
   }
   return problems;
 }
 
-/** The site paths (without `base`) where the build publishes the list: the primary and backup addresses that are on this site. */
-export function publishedListPaths(workflows: { primaryUrl: string; backupUrl: string }): string[] {
-  const paths = [workflows.primaryUrl, workflows.backupUrl].filter(isSitePath).map((path) => `/${path.replace(/^\/+/, '')}`);
-  return [...new Set(paths)];
+/** The site paths (without `base`) where the build publishes a list, with the key style each serves. */
+export function publishedLists(workflows: WorkflowAddresses): Array<{ path: string; style: KeyStyle }> {
+  const seen = new Set<string>();
+  return listAddresses(workflows).flatMap(({ address, style }) => {
+    if (!isSitePath(address) || seen.has(sitePath(address))) return [];
+    seen.add(sitePath(address));
+    return [{ path: sitePath(address), style }];
+  });
+}
+
+/** The site paths (without `base`) of every published list copy (for `_headers`). */
+export function publishedListPaths(workflows: WorkflowAddresses): string[] {
+  return publishedLists(workflows).map(({ path }) => path);
+}
+
+/** The text of a list: one item a line, readable and diffable, yet nearly as small as the compact form. */
+function listText(items: readonly object[]): string {
+  return items.length === 0 ? '[]\n' : `[\n${items.map((item) => JSON.stringify(item)).join(',\n')}\n]\n`;
+}
+
+/** Both published lists as text, or the problems that stop the build. */
+export interface RenderedLists {
+  hyphenated: string;
+  underscore: string;
+  problems: Problem[];
 }
 
 /**
- * The bytes of the published list, or the problems that stop the build. Both addresses get exactly
- * this text, so they are byte-identical.
+ * The bytes of both lists (the same items in the same order), or the problems that stop the
+ * build. Each list's addresses get exactly its text, so the copies are byte-identical.
  */
-export function renderWorkflowList(
+export function renderWorkflowLists(
   topics: readonly Topic[],
   context: Omit<WorkflowListContext, 'siteRoot'> & { siteRoot: string | undefined },
-): { text: string; problems: Problem[] } {
+): RenderedLists {
   const withWorkflow = topics.filter((topic) => topic.workflow);
   if (withWorkflow.length > 0 && !context.siteRoot) {
     return {
-      text: '',
+      hyphenated: '',
+      underscore: '',
       problems: [{ file: 'astro.config.mjs', field: 'site', message: "is required to publish the workflow list: its release pages are absolute URLs (set site: 'https://your.domain')" }],
     };
   }
   const list = workflowList(withWorkflow, { ...context, siteRoot: context.siteRoot ?? 'http://localhost/' });
-  const problems = [...duplicateWorkflowFileProblems(withWorkflow), ...workflowListProblems(list, withWorkflow.map((topic) => topic.file))];
-  // One item a line: readable and diffable, yet nearly as small as the compact form.
-  const text = list.length === 0 ? '[]\n' : `[\n${list.map((item) => JSON.stringify(item)).join(',\n')}\n]\n`;
-  return { text: problems.length > 0 ? '' : text, problems };
+  const underscore = list.map(toUnderscore);
+  const sources = withWorkflow.map((topic) => topic.file);
+  const claims = withWorkflow.map((topic) => ({ file: topic.file, name: topic.workflow!.file }));
+  // The underscore list holds the same values, so its schema only adds problems when the two schemas differ.
+  const problems = [...duplicateWorkflowFileProblems(claims), ...workflowListProblems(list, sources, 'hyphenated')];
+  if (problems.length === 0) problems.push(...workflowListProblems(underscore, sources, 'underscore'));
+  if (problems.length > 0) return { hyphenated: '', underscore: '', problems };
+  return { hyphenated: listText(list), underscore: listText(underscore), problems };
+}
+
+/** The hyphenated list alone (see renderWorkflowLists). */
+export function renderWorkflowList(
+  topics: readonly Topic[],
+  context: Omit<WorkflowListContext, 'siteRoot'> & { siteRoot: string | undefined },
+): { text: string; problems: Problem[] } {
+  const { hyphenated, problems } = renderWorkflowLists(topics, context);
+  return { text: hyphenated, problems };
 }

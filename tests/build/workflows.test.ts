@@ -110,11 +110,19 @@ describe('the published list', () => {
       '  Cache-Control: public, max-age=360',
       '/api/workflows-backup.json',
       '  Cache-Control: public, max-age=360',
+      '/api/workflow_api.json',
+      '  Cache-Control: public, max-age=360',
+      '/api/workflow_api-backup.json',
+      '  Cache-Control: public, max-age=360',
     ]);
     expect(rules(sub)).toEqual([
       '/community/api/workflows.json',
       '  Cache-Control: public, max-age=360',
       '/community/api/workflows-backup.json',
+      '  Cache-Control: public, max-age=360',
+      '/community/api/workflow_api.json',
+      '  Cache-Control: public, max-age=360',
+      '/community/api/workflow_api-backup.json',
       '  Cache-Control: public, max-age=360',
     ]);
   });
@@ -225,7 +233,7 @@ describe('other options and failing builds', () => {
       expect(result.code).toBe(1);
       const problems = result.stderr.split('\n').filter((text) => text.includes('workflow.file'));
       expect(problems).toHaveLength(1);
-      expect(problems[0]).toContain(`topics/weather-menubar.md: workflow.file: 'Weather Menubar.flowsmith' is also the workflow file of `);
+      expect(problems[0]).toMatch(/topics\/weather-menubar\.md:\d+: workflow\.file: 'Weather Menubar\.flowsmith' is also the workflow file of /);
       expect(problems[0]).toContain('topics/copy.md');
     }
     expect(existsSync(join(dir, '..', 'dist'))).toBe(false);

@@ -192,14 +192,14 @@ describe('the schema check of a list', () => {
       missing,
       { ...good, 'workflow-version': 1 },
       { ...good, 'workflow-stars': '5' },
-      { ...good, 'workflow-screenshot': 'not a url', 'workflow-description-small': 'x'.repeat(101) },
+      { ...good, 'workflow-screenshot': 'javascript:alert(1)', 'workflow-description-small': 'x'.repeat(101) },
     ];
     const lines = workflowListProblems(bad, ['content/topics/a.md', 'content/topics/b.md']).map(formatProblem);
-    expect(lines).toContain(`content/topics/a.md: workflow list[0].workflow-release-page: "ftp://site.example/a" is not valid: ${'Release page, an absolute http or https URL'}: \`workflow.release\` when given, else the topic's own absolute URL on the site (Astro \`site\` + \`base\`).`);
+    expect(lines).toContain(`content/topics/a.md: workflow list[0].workflow-release-page: "ftp://site.example/a" is not valid: ${'Release page, an absolute http or https URL with a host'}: \`workflow.release\` when given, else the topic's own absolute URL on the site (Astro \`site\` + \`base\`).`);
     expect(lines).toContain('content/topics/b.md: workflow list[1].workflow-language: is required');
     expect(lines).toContain('workflow list: workflow list[2].workflow-version: must be a string, not number 1');
     expect(lines.some((line) => line.startsWith('workflow list: workflow list[3].workflow-stars: unknown field'))).toBe(true);
-    expect(lines.some((line) => line.startsWith('workflow list: workflow list[4].workflow-screenshot: "not a url" is not valid'))).toBe(true);
+    expect(lines.some((line) => line.startsWith('workflow list: workflow list[4].workflow-screenshot: "javascript:alert(1)" is not valid'))).toBe(true);
     expect(lines).toContain('workflow list: workflow list[4].workflow-description-small: must be at most 100 characters (it has 101)');
   });
 
@@ -243,10 +243,9 @@ describe('rendering the published list', () => {
 describe('duplicate workflow files', () => {
   it('two topics with one workflow file: a problem naming both files', () => {
     const problems = duplicateWorkflowFileProblems([
-      { file: 'content/topics/a.md', workflow: { file: 'X.flowsmith', download: 'https://x.example/' } },
-      { file: 'content/topics/b.md' },
-      { file: 'content/topics/c.md', workflow: { file: 'x.flowsmith', download: 'https://x.example/' } },
-      { file: 'content/topics/d.md', workflow: { file: 'X.flowsmith', download: 'https://y.example/' } },
+      { file: 'content/topics/a.md', name: 'X.flowsmith' },
+      { file: 'content/topics/c.md', name: 'x.flowsmith' },
+      { file: 'content/topics/d.md', name: 'X.flowsmith' },
     ]);
     expect(problems.map(formatProblem)).toEqual([
       "content/topics/d.md: workflow.file: 'X.flowsmith' is also the workflow file of content/topics/a.md; workflow file names must be unique (the backup download address is made from the name)",
@@ -262,7 +261,7 @@ describe('duplicate workflow files', () => {
     );
     const { problems } = loadContent({ root: dir, contentDir: dir, excerptLength: 200 });
     expect(problems.map(formatProblem)).toEqual([
-      "topics/clipboard-cleaner.md: workflow.file: 'Clipboard Cleaner.flowsmith' is also the workflow file of topics/cleaner-copy.md; workflow file names must be unique (the backup download address is made from the name)",
+      "topics/clipboard-cleaner.md:11: workflow.file: 'Clipboard Cleaner.flowsmith' is also the workflow file of topics/cleaner-copy.md; workflow file names must be unique (the backup download address is made from the name)",
     ]);
   });
 });

@@ -4,7 +4,7 @@
  * the matches. The list is untrusted: text goes in with textContent, and only http(s) addresses
  * become links.
  */
-import { backupDownloadUrl, safeHttpUrl, type WorkflowListItem } from '../../model/workflow-list.ts';
+import { backupDownloadUrl, safeHttpUrl, screenshotAddress, type WorkflowListItem } from '../../model/workflow-list.ts';
 import { loadWorkflowList, type LoadedList } from './source.ts';
 import { workflowSearch, type WorkflowSearch } from './search.ts';
 
@@ -31,7 +31,13 @@ function link(label: string, address: string, hook?: string): HTMLElement {
   return node;
 }
 
-function renderItem(item: WorkflowListItem, downloadBase: string): HTMLLIElement {
+/** Where the page's addresses start: the backup downloads and the screenshots given as bare file names. */
+interface Bases {
+  download: string;
+  screenshot: string;
+}
+
+function renderItem(item: WorkflowListItem, bases: Bases): HTMLLIElement {
   const entry = document.createElement('li');
   entry.className = 'workflow';
   entry.setAttribute('data-workflow', item['workflow-file']);
@@ -52,26 +58,38 @@ function renderItem(item: WorkflowListItem, downloadBase: string): HTMLLIElement
 
   const downloads = document.createElement('p');
   downloads.className = 'workflow-downloads';
-  const download = document.createElement('a');
-  download.setAttribute('data-download', '');
-  download.textContent = `Download ${item['workflow-file']}`;
+  // Without the author's own download (real lists have such items) the backup download is the only one.
   const downloadUrl = safeHttpUrl(item['workflow-download-link'], document.baseURI);
-  if (downloadUrl) download.href = downloadUrl;
-  else download.setAttribute('aria-disabled', 'true');
+  if (downloadUrl) {
+    const download = document.createElement('a');
+    download.setAttribute('data-download', '');
+    download.textContent = `Download ${item['workflow-file']}`;
+    download.href = downloadUrl;
+    downloads.append(download, ' · ');
+  }
   // The backup address is built here from the site's own base; encodeURIComponent keeps the name inside one path segment.
   const backup = document.createElement('a');
   backup.setAttribute('data-backup-download', '');
-  backup.textContent = 'Backup download';
-  backup.href = backupDownloadUrl(downloadBase, item['workflow-file']);
-  downloads.append(download, ' · ', backup);
+  backup.textContent = downloadUrl ? 'Backup download' : `Download ${item['workflow-file']} (backup)`;
+  backup.href = backupDownloadUrl(bases.download, item['workflow-file']);
+  downloads.append(backup);
+  // A bare screenshot name is resolved against the screenshot base, as the real clients do.
+  const screenshotUrl = safeHttpUrl(screenshotAddress(bases.screenshot, item['workflow-screenshot']), document.baseURI);
+  if (screenshotUrl) {
+    const screenshot = document.createElement('a');
+    screenshot.setAttribute('data-workflow-screenshot', '');
+    screenshot.textContent = 'Screenshot';
+    screenshot.href = screenshotUrl;
+    downloads.append(' · ', screenshot);
+  }
   entry.append(downloads);
   return entry;
 }
 
-function showResults(root: HTMLElement, finder: WorkflowSearch, total: number, query: string, downloadBase: string): void {
+function showResults(root: HTMLElement, finder: WorkflowSearch, total: number, query: string, bases: Bases): void {
   const results = element<HTMLUListElement>(root, 'data-workflow-results');
   const found = finder.search(query);
-  results.replaceChildren(...found.map((item) => renderItem(item, downloadBase)));
+  results.replaceChildren(...found.map((item) => renderItem(item, bases)));
   const noun = (n: number) => `${n} workflow${n === 1 ? '' : 's'}`;
   element(root, 'data-workflow-count').textContent = query.trim()
     ? `Found ${noun(found.length)} matching “${query.trim()}” (of ${total})`
@@ -101,7 +119,7 @@ function showSource(root: HTMLElement, loaded: LoadedList): void {
 /** Loads the list and searches it as the visitor types; resolves once the list is shown (or could not be loaded). */
 export async function start(root: HTMLElement): Promise<void> {
   const settings = root.dataset;
-  const downloadBase = settings.backupDownloadBase ?? '';
+  const bases: Bases = { download: settings.backupDownloadBase ?? '', screenshot: settings.screenshotBase ?? '' };
   const input = element<HTMLInputElement>(root, 'data-workflow-search');
   // Said by the script, not the HTML: without JavaScript nothing is loading.
   element(root, 'data-workflow-status').textContent = 'Loading the workflow list…';
@@ -130,7 +148,7 @@ export async function start(root: HTMLElement): Promise<void> {
 
   const finder = workflowSearch(loaded.items);
   const update = () => {
-    showResults(root, finder, loaded.items.length, input.value, downloadBase);
+    showResults(root, finder, loaded.items.length, input.value, bases);
     // The address always says what is searched, so a search can be shared.
     const url = new URL(location.href);
     if (input.value.trim()) url.searchParams.set('q', input.value);
