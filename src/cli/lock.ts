@@ -1,0 +1,66 @@
+/**
+ * A lock file that lets one command at a time change a content folder (two runs at once could
+ * both read the old files and each write its own version). The file holds the owner's pid and
+ * start time; a lock whose process is gone, or older than `staleMs`, is taken over.
+ */
+import { openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+
+export interface LockOptions {
+  /** How long to wait for another run to finish, in milliseconds (default 10 s). */
+  waitMs?: number;
+  /** A lock older than this is stale even if its pid is alive (pids are reused); default 10 minutes. */
+  staleMs?: number;
+}
+
+/** The lock is held by a run that is still going. */
+export class LockBusyError extends Error {}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** True when the lock at `path` no longer protects anything: unreadable, its process gone, or too old. */
+function isStale(path: string, staleMs: number): boolean {
+  let owner: { pid?: unknown; since?: unknown };
+  try {
+    owner = JSON.parse(readFileSync(path, 'utf8')) as typeof owner;
+  } catch (error) {
+    // Gone meanwhile: not stale, just free. Half-written or garbage: stale.
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+  if (typeof owner.pid !== 'number' || typeof owner.since !== 'number') return true;
+  return !processAlive(owner.pid) || Date.now() - owner.since > staleMs;
+}
+
+/** Runs `work` while holding the lock file at `path`; the lock is removed afterwards, also when `work` throws. */
+export async function withLock<T>(path: string, work: () => T | Promise<T>, options: LockOptions = {}): Promise<T> {
+  const { waitMs = 10_000, staleMs = 10 * 60_000 } = options;
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeSync(fd, JSON.stringify({ pid: process.pid, since: Date.now() }));
+      closeSync(fd);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (isStale(path, staleMs)) {
+        rmSync(path, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new LockBusyError(`another run is changing these files (lock file ${path}); try again when it has finished`);
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 50));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(path, { force: true });
+  }
+}
