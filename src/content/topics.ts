@@ -195,6 +195,9 @@ export function readTopic(file: string, source: string, context: TopicContext): 
       } else if (tag.includes(',')) {
         // The search's `tags` parameter and Tags field separate tags with commas (SPEC 4.2).
         problem(`tags[${i}]`, `tag '${tag}' contains a comma, which separates tags in a search; use another character`);
+      } else if (tag.includes(',')) {
+        // The search's `tags` parameter and Tags field separate tags with commas (SPEC 4.2).
+        problem(`tags[${i}]`, `tag '${tag}' contains a comma, which separates tags in a search; use another character`);
       } else if (tags.includes(tag)) {
         problem(`tags[${i}]`, `duplicate tag '${tag}' (after trimming and lower-casing)`);
       } else tags.push(tag);

@@ -45,24 +45,29 @@ export const EMPTY_QUERY: SearchQuery = {
 };
 
 /** The forum's own parameter names, accepted so old links keep working. */
-export const ALIASES: Record<string, string> = {
-  search_in: 'in',
-  search_and_or: 'words',
-  start_after: 'created_from',
-  start_before: 'created_to',
-  updated_after: 'updated_from',
-  updated_before: 'updated_to',
-  search_min_replies: 'min_replies',
-  search_min_views: 'min_views',
-  sortby: 'sort',
-};
+// Maps, not object literals: a parameter's name or value is data (`__proto__`, `constructor`), and
+// a lookup must never reach Object.prototype.
+export const ALIASES: ReadonlyMap<string, string> = new Map([
+  ['search_in', 'in'],
+  ['search_and_or', 'words'],
+  ['start_after', 'created_from'],
+  ['start_before', 'created_to'],
+  ['updated_after', 'updated_from'],
+  ['updated_before', 'updated_to'],
+  ['search_min_replies', 'min_replies'],
+  ['search_min_views', 'min_views'],
+  ['sortby', 'sort'],
+]);
 
 // Values the forum used for its parameters, mapped to ours.
-const ALIAS_VALUES: Record<string, Record<string, string>> = {
-  in: { titles_only: 'titles', title: 'titles', posts: 'all', all_posts: 'all', first_post: 'all' },
-  words: { and: 'all', or: 'any' },
-  sort: { relevance: 'relevancy', date: 'newest', created: 'newest', latest: 'updated', most_replies: 'replies', most_views: 'views' },
-};
+const ALIAS_VALUES: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map([
+  ['in', new Map([['titles_only', 'titles'], ['title', 'titles'], ['posts', 'all'], ['all_posts', 'all'], ['first_post', 'all']])],
+  ['words', new Map([['and', 'all'], ['or', 'any']])],
+  ['sort', new Map([['relevance', 'relevancy'], ['date', 'newest'], ['created', 'newest'], ['latest', 'updated'], ['most_replies', 'replies'], ['most_views', 'views']])],
+]);
+
+/** Longest value a parameter may have; a longer one is ignored with a note (a pasted page is no search). */
+export const MAX_PARAM_LENGTH = 500;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -125,15 +130,19 @@ export function writeDateFilter(params: URLSearchParams, field: string, filter: 
 export function parseSearchParams(params: URLSearchParams): { query: SearchQuery; notes: string[] } {
   const notes: string[] = [];
   const values = new Map<string, string>();
+  const bad = (name: string, value: string, expected: string) =>
+    notes.push(`Ignored ${name}=${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)}: expected ${expected}.`);
   for (const [rawKey, rawValue] of params) {
-    const key = ALIASES[rawKey] ?? rawKey;
-    const value = ALIAS_VALUES[key]?.[rawValue.trim().toLowerCase()] ?? rawValue.trim();
+    const key = ALIASES.get(rawKey) ?? rawKey;
+    if (rawValue.length > MAX_PARAM_LENGTH) {
+      bad(rawKey, rawValue, `at most ${MAX_PARAM_LENGTH} characters`);
+      continue;
+    }
+    const value = ALIAS_VALUES.get(key)?.get(rawValue.trim().toLowerCase()) ?? rawValue.trim();
     // An explicit parameter wins over its alias.
-    if (!values.has(key) || !(rawKey in ALIASES)) values.set(key, value);
+    if (!values.has(key) || !ALIASES.has(rawKey)) values.set(key, value);
   }
   const query: SearchQuery = { ...EMPTY_QUERY, created: { kind: 'any' }, updated: { kind: 'any' } };
-  const bad = (name: string, value: string, expected: string) =>
-    notes.push(`Ignored ${name}=${JSON.stringify(value)}: expected ${expected}.`);
 
   const tags = values.get('tags');
   if (tags) query.tags = parseTags(tags);
