@@ -47,4 +47,6 @@ export function start(root: Document | HTMLElement): void {
   });
   window.addEventListener('popstate', apply);
   apply();
+  // This address's answer is shown: first-paint.js's mark no longer hides the listing.
+  document.documentElement.removeAttribute('data-address-filters');
 }

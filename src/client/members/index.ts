@@ -15,6 +15,9 @@ export function start(root: HTMLElement): void {
   const notes = root.querySelector<HTMLElement>('[data-search-notes]')!;
   const nav = root.querySelector<HTMLElement>('[data-pagination]')!;
   const template = root.querySelector<HTMLTemplateElement>('[data-member-template]')!;
+  const searching = root.querySelector<HTMLElement>('[data-searching]')!;
+  // This address's answer is shown: first-paint.js's mark no longer hides the static list.
+  const answered = () => document.documentElement.removeAttribute('data-address-filters');
   const base = root.dataset.base ?? '/';
   // This document is one static page of the list (/members/<n>/): coming back to it without a
   // search shows that page again, not page 1.
@@ -32,13 +35,14 @@ export function start(root: HTMLElement): void {
     notes.replaceChildren(...problems.map((text) => Object.assign(document.createElement('p'), { textContent: text })));
     fillForm(form, query);
     // /members/<n>/ without a search is its own static page: nothing to do.
-    if (memberParamsOf(query).toString() === '' && root.dataset.searchState !== 'done') return;
+    if (memberParamsOf(query).toString() === '' && root.dataset.searchState !== 'done') return answered();
     if (location.search === '' && location.pathname === staticPath) query.page = staticPage;
     let all: MemberRecord[];
     try {
       all = await load();
     } catch (error) {
       notes.textContent = `The member search could not load its data (${(error as Error).message}).`;
+      searching.textContent = 'The member search failed: see the note above.';
       return;
     }
     const found = filterMembers(all, query, new Date());
@@ -51,6 +55,7 @@ export function start(root: HTMLElement): void {
       return `${withBase(base, '/members/')}${params.size ? `?${params}` : ''}`;
     });
     root.dataset.searchState = 'done';
+    answered();
   }
 
   function navigate(params: URLSearchParams) {
