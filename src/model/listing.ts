@@ -1,5 +1,6 @@
 import type { Topic } from '../content/topics.ts';
 import { comparePopularity } from './popularity.ts';
+import type { DateFilter, SearchQuery } from '../search/query.ts';
 
 /** The default listing order (SPEC 4.1): newest `updated` first; ties by newest `created`, then slug A→Z. */
 export function compareListing(a: Topic, b: Topic): number {
@@ -37,11 +38,64 @@ export function searchHeadingText(tags: readonly string[], match: 'any' | 'all' 
   return `Showing results for tags ${list}`;
 }
 
-/** The heading of a search's results: names the tags (SPEC 4.1), else the words, else all topics. */
-export function searchResultsHeadingText(tags: readonly string[], match: 'any' | 'all', q: string): string {
-  if (tags.length > 0) return searchHeadingText(tags, match);
-  if (q) return `Showing results for '${q}'`;
-  return 'Showing all topics';
+/** Plain words for a date filter: `created in the last month`, `updated from 2025-01-01 to 2025-06-30`; '' for none. */
+export function dateFilterText(field: string, filter: DateFilter): string {
+  if (filter.kind === 'preset') return `${field} in the last ${PRESET_WORDS.get(filter.preset) ?? filter.preset}`;
+  if (filter.kind !== 'custom' || (!filter.from && !filter.to)) return '';
+  if (filter.from && filter.to) return filter.from === filter.to ? `${field} on ${filter.from}` : `${field} from ${filter.from} to ${filter.to}`;
+  return filter.from ? `${field} on or after ${filter.from}` : `${field} on or before ${filter.to}`;
+}
+
+const PRESET_WORDS: ReadonlyMap<string, string> = new Map([['day', 'day'], ['week', 'week'], ['month', 'month'], ['six_months', 'six months'], ['year', 'year']]);
+
+/** The words part: `'json'`; several words: `all of 'clipboard json'` / `any of …`; `in titles only`. */
+export function wordsText(query: Pick<SearchQuery, 'q' | 'words' | 'in'>): string {
+  if (!query.q) return '';
+  const several = query.q.includes(' ');
+  const words = several ? `${query.words === 'any' ? 'any' : 'all'} of the words '${query.q}'` : `'${query.q}'`;
+  return query.in === 'titles' ? `${words} in titles only` : words;
+}
+
+/** One phrase per filter in effect besides tags and words, in the form's order (pages and sort are not filters). */
+export function filterPhrases(query: SearchQuery, typeName: (id: string) => string = (id) => id): string[] {
+  const phrases: string[] = [];
+  if (query.author) phrases.push(`by '${query.author}'`);
+  if (query.type) phrases.push(`of type '${typeName(query.type)}'`);
+  for (const field of ['created', 'updated'] as const) {
+    const text = dateFilterText(field, query[field]);
+    if (text) phrases.push(text);
+  }
+  if (query.minReplies > 0) phrases.push(`with at least ${repliesText(query.minReplies)}`);
+  if (query.minViews > 0) phrases.push(`with at least ${query.minViews} view${query.minViews === 1 ? '' : 's'}`);
+  return phrases;
+}
+
+/**
+ * The heading of a search's results, naming every filter in effect: the tags first (SPEC 4.1's
+ * forms), then the words, then the other filters (`Showing results for tags 'http' matching
+ * 'json', by 'mira', created in the last month`). No filter: `Showing all topics`.
+ */
+export function searchResultsHeadingText(query: SearchQuery, typeName?: (id: string) => string): string {
+  const words = wordsText(query);
+  const rest = filterPhrases(query, typeName);
+  let head: string;
+  if (query.tags.length > 0) head = `${searchHeadingText(query.tags, query.match)}${words ? ` matching ${words}` : ''}`;
+  else if (words) head = `Showing results for ${words}`;
+  else if (rest.length > 0) head = 'Showing topics';
+  else return 'Showing all topics';
+  return [head, ...rest].join(', ');
+}
+
+/** What a search asks for, in the heading's words without `Showing …` (`tags 'api', by 'mira'`); '' for nothing. */
+export function filtersText(query: SearchQuery, typeName?: (id: string) => string): string {
+  const heading = searchResultsHeadingText(query, typeName);
+  return heading === 'Showing all topics' ? '' : heading.replace(/^Showing (results for |topics, )/, '');
+}
+
+/** The start of the no-results help: `No topic matches tags 'api' and 'web', by 'mira'.` */
+export function noResultsText(query: SearchQuery, typeName?: (id: string) => string): string {
+  const filters = filtersText(query, typeName);
+  return filters ? `No topic matches ${filters}.` : 'There are no topics yet.';
 }
 
 /** `3 replies`, `1 reply`. */

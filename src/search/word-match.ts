@@ -109,6 +109,17 @@ export class WordMatcher {
     return [...found].map(([i, weight]) => ({ term: terms[i]!, weight, df: df[i]! }));
   }
 
+  /**
+   * A vocabulary term close to a word that matched nothing (a looser typo tolerance than matching
+   * uses, within the word's own vocabulary shard): a way out of no results. Undefined when none is.
+   */
+  async closeTerm(word: string): Promise<string | undefined> {
+    const shard = await this.vocabShard(vocabKey(word));
+    if (!shard || [...word].length < 2) return undefined;
+    const hit = new Fuse(shard.file.terms, { ...FUSE_OPTIONS, threshold: 0.5 }).search(word, { limit: 1 })[0];
+    return hit && hit.item !== word ? hit.item : undefined;
+  }
+
   /** Starts fetching what `q`'s words will need (vocabulary and own postings shard), e.g. while they are typed. */
   prefetch(q: string): void {
     for (const word of queryWords(q)) {
@@ -118,8 +129,12 @@ export class WordMatcher {
     }
   }
 
-  /** Per query word, a score per global ordinal (idf × match weight, doubled for a title hit; 0: no match). */
-  async match(q: string, titlesOnly: boolean): Promise<WordMatches> {
+  /**
+   * Per query word, a score per global ordinal (idf × match weight, doubled for a title hit; 0: no
+   * match). `seen`, when given, receives the terms each word was matched in (typos included), so
+   * results can mark them, and the words no term matched.
+   */
+  async match(q: string, titlesOnly: boolean, seen?: { terms: Set<string>; unmatched: string[] }): Promise<WordMatches> {
     return Promise.all(
       queryWords(q).map(async (word) => {
         const scores = new Float64Array(this.topicCount);
@@ -127,6 +142,10 @@ export class WordMatcher {
         // it is a prefix of, are usually all there, so most words cost one round of fetches.
         this.prefetch(word);
         const expansions = await this.expand(word);
+        if (seen) {
+          for (const { term } of expansions) seen.terms.add(term);
+          if (expansions.length === 0) seen.unmatched.push(word);
+        }
         const shards = await Promise.all(expansions.map(({ term }) => this.postingsShard(postingsShard(term, this.bounds))));
         expansions.forEach(({ term, weight, df }, e) => {
           const entry = shards[e]![term];

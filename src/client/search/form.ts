@@ -1,9 +1,16 @@
-import { EMPTY_QUERY, parseSearchParams, searchParamsOf, type SearchQuery } from '../../search/query.ts';
+import { EMPTY_QUERY, parseSearchParams, parseTags, searchParamsOf, type SearchQuery } from '../../search/query.ts';
+import { completeTags } from './tag-field.ts';
 
-/** The form's current values as URL parameters (empty fields left out). */
-export function formParams(form: HTMLFormElement): URLSearchParams {
+/**
+ * The form's current values as URL parameters (empty fields left out). `typing` leaves out the tag
+ * still being typed after the Tags field's last comma.
+ */
+export function formParams(form: HTMLFormElement, typing = false): URLSearchParams {
   const params = new URLSearchParams();
-  for (const [name, value] of new FormData(form)) if (typeof value === 'string' && value.trim() !== '') params.set(name, value);
+  for (const [name, raw] of new FormData(form)) {
+    const value = typing && name === 'tags' && typeof raw === 'string' ? completeTags(raw) : raw;
+    if (typeof value === 'string' && value.trim() !== '') params.set(name, value);
+  }
   return params;
 }
 
@@ -21,7 +28,9 @@ export function fillForm(form: HTMLFormElement, query: SearchQuery, keepTyped = 
     // (a choice the search states, such as `custom` for a range, is always shown).
     if (keepTyped && !(element instanceof HTMLSelectElement && value !== '')) {
       const mixed = new URLSearchParams(params);
-      mixed.set(element.name, element.value);
+      // A tag still being typed is not yet part of the search: it stays as typed.
+      const typingTag = element.name === 'tags' && element === document.activeElement;
+      mixed.set(element.name, typingTag ? completeTags(element.value) : element.value);
       if (searchParamsOf(parseSearchParams(mixed).query).toString() === written) continue;
     }
     element.value = shown;
@@ -38,13 +47,17 @@ export interface FormActions {
   navigate(params: URLSearchParams, mode: 'push' | 'replace'): void;
   /** A text field is being typed in (before the pause that searches). */
   typing(input: HTMLInputElement): void;
+  /** The tags of the search shown, comma-separated. */
+  shownTags(): string;
+  /** The form was submitted (Enter, the Search button): on a phone it folds away. */
+  submitted(): void;
 }
 
 /** Pause after the last keystroke before a typed search runs. */
 const TYPING_PAUSE_MS = 180;
 
-/** Searches as the form is typed in, changed, submitted or cleared. */
-export function wireForm(form: HTMLFormElement, actions: FormActions): void {
+/** Searches as the form is typed in, changed, submitted or cleared; returns the function that searches for the form's values now. */
+export function wireForm(form: HTMLFormElement, actions: FormActions): () => void {
   let typing: ReturnType<typeof setTimeout> | undefined;
   let typedSinceCommit = false;
   const commit = () => {
@@ -57,26 +70,35 @@ export function wireForm(form: HTMLFormElement, actions: FormActions): void {
     const target = event.target as HTMLInputElement;
     if (target instanceof HTMLSelectElement || target.type === 'date' || target.type === 'number') return;
     actions.typing(target);
+    // A tag searches once complete (a comma here; Enter, a pick or leaving the field commit it).
+    if (target.name === 'tags' && parseTags(completeTags(target.value)).join(',') === actions.shownTags()) return;
     clearTimeout(typing);
     // Typing replaces the current history entry; the first keystroke after a commit starts a new one.
     typing = setTimeout(() => {
-      actions.navigate(formParams(form), typedSinceCommit ? 'replace' : 'push');
+      actions.navigate(formParams(form, true), typedSinceCommit ? 'replace' : 'push');
       typedSinceCommit = true;
     }, TYPING_PAUSE_MS);
   });
   form.addEventListener('change', (event) => {
     const target = event.target as HTMLElement;
-    if (target instanceof HTMLInputElement && target.type !== 'date' && target.type !== 'number') return;
+    // Text fields search as typed; leaving the Tags field completes the tag typed last.
+    if (target instanceof HTMLInputElement && target.type !== 'date' && target.type !== 'number' && target.name !== 'tags') return;
+    clearTimeout(typing);
     commit();
   });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     clearTimeout(typing);
     commit();
+    actions.submitted();
   });
   form.addEventListener('reset', (event) => {
     event.preventDefault();
     fillForm(form, EMPTY_QUERY, false);
     actions.navigate(new URLSearchParams(), 'push');
   });
+  return () => {
+    clearTimeout(typing);
+    commit();
+  };
 }

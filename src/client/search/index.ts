@@ -3,15 +3,26 @@
  * the page's listing, with the address as the state. Started by SearchArea.astro on each
  * `[data-search-root]`.
  */
-import { EMPTY_QUERY, type SearchQuery } from '../../search/query.ts';
+import { filtersText } from '../../model/listing.ts';
+import { EMPTY_QUERY, searchParamsOf, type SearchQuery } from '../../search/query.ts';
 import { backends } from './backend.ts';
 import { readConfig } from './config.ts';
 import { facetsView, withFacet } from './facets.ts';
 import { formParams, fillForm, wireForm } from './form.ts';
+import { renderNoResults, waysOut } from './help.ts';
 import type { Choices, SearchResults } from './protocol.ts';
 import { renderListing } from './render.ts';
 import { suggestions } from './suggestions.ts';
+import { tagField } from './tag-field.ts';
 import { addressOf, currentQuery, historyWriter, isUnfiltered, pageAddress, queryOf, searchOf, type AddressedSearch } from './url-state.ts';
+
+/**
+ * The address's own answer is shown: first-paint.js's mark, which kept the static listing (the
+ * answer to no filters) hidden since the first paint, is dropped.
+ */
+function answered(): void {
+  document.documentElement.removeAttribute('data-address-filters');
+}
 
 export function start(root: HTMLElement): void {
   const config = readConfig(root);
@@ -20,9 +31,16 @@ export function start(root: HTMLElement): void {
   const notes = root.querySelector<HTMLElement>('[data-search-notes]')!;
   const facets = root.querySelector<HTMLElement>('[data-facets]')!;
   const listing = root.querySelector<HTMLElement>('[data-listing]')!;
+  const searching = listing.querySelector<HTMLElement>('[data-searching]')!;
+  const noResults = listing.querySelector<HTMLElement>('[data-no-results]')!;
   const template = root.querySelector<HTMLTemplateElement>('[data-result-template]')!;
-  const showError = (error: Error) => (notes.textContent = `Search failed: ${error.message}`);
+  const editFilters = root.querySelector<HTMLButtonElement>('[data-edit-filters]');
+  const showError = (error: Error) => {
+    notes.textContent = `Search failed: ${error.message}`;
+    searching.textContent = 'Search failed: see the note above.';
+  };
   let choices: Choices | undefined;
+  let knownTags: Set<string> | undefined;
   let latest = 0;
   /** The search of the latest request: its results are the ones shown. */
   let latestQuery: SearchQuery = EMPTY_QUERY;
@@ -31,25 +49,48 @@ export function start(root: HTMLElement): void {
    * every topic) until the first search replaces it: that answer needs no index at all.
    */
   let staticListing = true;
+  const typeName = (id: string) => choices?.types.find((type) => type.id === id)?.name ?? id;
 
   const renderFacets = facetsView(facets, fixedTag, () => choices?.types ?? [], (name, value) => navigate(withFacet(formParams(form), name, value), 'push'));
   const suggest = suggestions(form, () => choices);
+  const tagInput = form.querySelector<HTMLInputElement>('input[name="tags"]');
+  const tags = tagInput ? tagField(tagInput, () => choices, () => commit()) : undefined;
   const where = backends(config, (backend) => {
     void backend.ready.then((offered) => {
       if (choices) return;
       choices = offered;
+      knownTags = new Set(offered.tags);
       suggest(document.activeElement); // a field focused before the index was loaded
+      tags?.update();
     }, showError);
   });
   const entries = historyWriter();
 
+  /** On a phone the form folds into "Edit filters" once a search is shown, so its results come first. */
+  const fold = (folded: boolean) => {
+    if (!editFilters) return;
+    root.toggleAttribute('data-filters-folded', folded);
+    editFilters.setAttribute('aria-expanded', String(!folded));
+  };
+  editFilters?.addEventListener('click', () => {
+    fold(false);
+    form.querySelector<HTMLElement>('input, select')?.focus();
+  });
+
   function show(results: SearchResults) {
-    renderListing(listing, template, results, latestQuery, config, pageAddress);
+    const query = latestQuery;
+    renderListing(listing, template, results, query, config, pageAddress, typeName);
+    if (results.total === 0) {
+      const ways = waysOut(query, knownTags, results.closeWords, fixedTag, typeName);
+      renderNoResults(noResults, query, ways, (way) => addressOf(searchOf(searchParamsOf(way), fixedTag)), typeName);
+    } else if (!noResults.hidden) noResults.hidden = true;
+    tags?.noteUnknown(fixedTag ? [] : query.tags);
     renderFacets(results.facets);
     staticListing = false;
     root.dataset.searchState = 'done';
     root.dataset.searchMs = results.ms.toFixed(2);
     root.dataset.searchEngineMs = results.engineMs.toFixed(2);
+    answered();
   }
 
   /**
@@ -60,10 +101,14 @@ export function start(root: HTMLElement): void {
     const backend = staticListing && isUnfiltered(query, fixedTag) ? undefined : where.forQuery(query);
     const id = ++latest; // a search still running for an earlier request is no longer shown
     let shown = Promise.resolve();
-    if (!backend) root.dataset.searchState = 'done'; // the page's own listing is the answer
-    else {
+    if (!backend) {
+      root.dataset.searchState = 'done'; // the page's own listing is the answer
+      answered();
+    } else {
       root.dataset.searchState = 'running';
       latestQuery = query;
+      const filters = filtersText(fixedTag ? { ...query, tags: [] } : query, typeName);
+      searching.textContent = filters ? `Searching for ${filters}…` : 'Searching…';
       shown = backend
         .search({ query, now: Date.now(), pageSize: config.pageSize })
         .then(
@@ -85,17 +130,20 @@ export function start(root: HTMLElement): void {
     entries.write(addressOf(search), mode, shown);
   }
 
-  wireForm(form, {
+  const commit = wireForm(form, {
     navigate,
     typing: (input) => {
       suggest(input);
       // The words' index files load during the pause before the search, not after it.
       if (input.name === 'q') where.words().prefetchWords(input.value);
     },
+    shownTags: () => latestQuery.tags.join(','),
+    submitted: () => fold(true),
   });
   listing.addEventListener('click', (event) => {
-    // Pages of a search (and /search/'s own static ones) have `data-page`; a tag page's static pages are real pages.
-    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('[data-pagination] a[data-page]');
+    // Pages of a search (and /search/'s own static ones) have `data-page`; a tag page's static pages
+    // are real pages. The ways out of no results (`data-search-link`) are searches too.
+    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('[data-pagination] a[data-page], a[data-search-link]');
     if (!link) return;
     event.preventDefault();
     navigate(new URLSearchParams(link.search), 'push');
@@ -114,5 +162,8 @@ export function start(root: HTMLElement): void {
   for (const target of [form, facets]) {
     for (const type of ['focusin', 'pointerover']) target.addEventListener(type, prepare, { once: true });
   }
+  const opened = currentQuery(fixedTag);
+  // A shared link with filters opens on its results: on a phone the form waits behind "Edit filters".
+  fold(!isUnfiltered(opened.query, fixedTag));
   showAddress();
 }

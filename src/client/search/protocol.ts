@@ -40,6 +40,10 @@ export interface SearchResults {
   pages: number;
   rows: ResultRow[];
   facets: NamedFacets;
+  /** The index terms the words matched (folded; typos and prefixes included): results mark them. */
+  marks: string[];
+  /** Words that matched nothing, each with a close term of the index when one exists ('' if none). */
+  closeWords: Array<[string, string]>;
   /** The whole search, index files loading included. */
   ms: number;
   /** runSearch alone: filters, word combination, sort, facets (no file loading). */

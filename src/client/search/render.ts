@@ -3,6 +3,7 @@ import { entryShowsTags, entryTags, repliesText, resultCountText, searchResultsH
 import { tagPath, topicPath, withBase } from '../../model/urls.ts';
 import type { SearchQuery } from '../../search/query.ts';
 import { setText } from '../dom.ts';
+import { setMarkedText } from './marks.ts';
 import { renderPagination } from '../pagination.ts';
 import type { ResultRow, SearchResults } from './protocol.ts';
 
@@ -25,13 +26,15 @@ function shapeOf(row: ResultRow, options: ListingOptions): string {
   return `${row.replies > 0}/${tags ? shown.length : -1}/${tags && more > 0}`;
 }
 
-/** Puts a row's text and links into an entry of its shape (text only: never HTML). */
-function fillEntry(entry: HTMLElement, row: ResultRow, options: ListingOptions): void {
+const NO_MARKS: ReadonlySet<string> = new Set();
+
+/** Puts a row's text and links into an entry of its shape (text only: never HTML), its matched words marked. */
+function fillEntry(entry: HTMLElement, row: ResultRow, options: ListingOptions, marks: ReadonlySet<string>): void {
   setAttribute(entry, 'data-topic', row.slug);
   const title = entry.querySelector('[data-title]')!;
-  setText(title, row.title);
+  setMarkedText(title, row.title, marks);
   setAttribute(title, 'href', withBase(options.base, topicPath(row.slug)));
-  setText(entry.querySelector('[data-excerpt]')!, row.excerpt);
+  setMarkedText(entry.querySelector('[data-excerpt]')!, row.excerpt, marks);
   const replies = entry.querySelector('[data-replies]');
   if (replies) setText(replies, repliesText(row.replies));
   const { shown, more } = entryTags(row.tags, options.tagsShown);
@@ -45,7 +48,7 @@ function fillEntry(entry: HTMLElement, row: ResultRow, options: ListingOptions):
 }
 
 /** A clone of the static listing's entry template for one result, with the parts it does not show removed. */
-export function renderEntry(template: HTMLTemplateElement, row: ResultRow, options: ListingOptions): HTMLElement {
+export function renderEntry(template: HTMLTemplateElement, row: ResultRow, options: ListingOptions, marks = NO_MARKS): HTMLElement {
   const entry = (template.content.firstElementChild as HTMLElement).cloneNode(true) as HTMLElement;
   const meta = entry.querySelector<HTMLElement>('[data-replies]')?.parentElement;
   if (row.replies <= 0) entry.querySelector('[data-replies]')?.remove();
@@ -64,7 +67,7 @@ export function renderEntry(template: HTMLTemplateElement, row: ResultRow, optio
     }
   }
   if (meta && meta.children.length === 0) meta.remove();
-  fillEntry(entry, row, options);
+  fillEntry(entry, row, options, marks);
   shapes.set(entry, shapeOf(row, options));
   return entry;
 }
@@ -73,12 +76,12 @@ export function renderEntry(template: HTMLTemplateElement, row: ResultRow, optio
  * Shows `rows` in a results list, reusing the entries already there: an entry of the same shape
  * only has its text and links replaced (new elements would each need style and layout).
  */
-export function renderEntries(list: Element, template: HTMLTemplateElement, rows: readonly ResultRow[], options: ListingOptions): void {
+export function renderEntries(list: Element, template: HTMLTemplateElement, rows: readonly ResultRow[], options: ListingOptions, marks = NO_MARKS): void {
   rows.forEach((row, i) => {
     const old = list.children[i] as HTMLElement | undefined;
-    if (old && shapes.get(old) === shapeOf(row, options)) fillEntry(old, row, options);
-    else if (old) old.replaceWith(renderEntry(template, row, options));
-    else list.append(renderEntry(template, row, options));
+    if (old && shapes.get(old) === shapeOf(row, options)) fillEntry(old, row, options, marks);
+    else if (old) old.replaceWith(renderEntry(template, row, options, marks));
+    else list.append(renderEntry(template, row, options, marks));
   });
   while (list.children.length > rows.length) list.lastElementChild!.remove();
 }
@@ -91,9 +94,10 @@ export function renderListing(
   query: SearchQuery,
   options: ListingOptions,
   pageUrl: (n: number) => string,
+  typeName: (id: string) => string,
 ): void {
-  setText(listing.querySelector('[data-search-heading]')!, searchResultsHeadingText(query.tags, query.match, query.q));
+  setText(listing.querySelector('[data-search-heading]')!, searchResultsHeadingText(query, typeName));
   setText(listing.querySelector('[data-result-count]')!, resultCountText(results.total));
-  renderEntries(listing.querySelector('[data-results]')!, template, results.rows, options);
+  renderEntries(listing.querySelector('[data-results]')!, template, results.rows, options, new Set(results.marks));
   renderPagination(listing.querySelector<HTMLElement>('[data-pagination]')!, results.pageNumber, results.pages, pageUrl);
 }

@@ -118,12 +118,16 @@ export class Searcher {
   async search(request: SearchRequest): Promise<SearchResults> {
     const started = performance.now();
     const idx = this.index!;
-    const matches = request.query.q ? await (await this.wordMatcher()).match(request.query.q, request.query.in === 'titles') : undefined;
+    const seen = { terms: new Set<string>(), unmatched: [] as string[] };
+    const matcher = request.query.q ? await this.wordMatcher() : undefined;
+    const matches = matcher ? await matcher.match(request.query.q, request.query.in === 'titles', seen) : undefined;
     const engineStarted = performance.now();
     const result = runSearch(idx, request.query, new Date(request.now), request.pageSize, matches);
     const engineMs = performance.now() - engineStarted;
     const rows = await this.rowsOf(result.page);
     this.prefetchDisplay();
+    // Close words only for a search that found nothing: the help below "Found 0 results" offers them.
+    const closeWords = matcher && result.total === 0 ? await Promise.all(seen.unmatched.map(async (word): Promise<[string, string]> => [word, (await matcher.closeTerm(word)) ?? ''])) : [];
     return {
       total: result.total,
       pageNumber: result.pageNumber,
@@ -131,6 +135,8 @@ export class Searcher {
       rows,
       // Only the values shown are sent: every tag of 100,000 topics would cost more than the search.
       facets: namedFacets(idx, result.facets, FACETS_SHOWN),
+      marks: [...seen.terms],
+      closeWords,
       ms: performance.now() - started,
       engineMs,
     };

@@ -21,7 +21,7 @@ function suggest(input: HTMLInputElement, names: readonly string[], several: boo
 }
 
 /**
- * Suggestions for the form's tags and author fields, from the index's names once it is loaded
+ * Suggestions for the form's author field, from the index's names once it is loaded
  * (`choices` is undefined until then). Fields get them on focus; the returned function updates a
  * field's (call it as the field is typed in, or when the index arrives for the focused element).
  */
@@ -29,8 +29,8 @@ export function suggestions(form: HTMLFormElement, choices: () => Choices | unde
   const update = (target: EventTarget | null) => {
     const offered = choices();
     if (!(target instanceof HTMLInputElement) || !offered) return;
-    if (target.name === 'tags') suggest(target, offered.tags, true);
-    else if (target.name === 'author') suggest(target, offered.authors, false);
+    // The Tags field has its own listbox (tag-field.ts).
+    if (target.name === 'author') suggest(target, offered.authors, false);
   };
   form.addEventListener('focusin', (event) => update(event.target));
   return update;
