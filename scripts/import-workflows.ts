@@ -11,8 +11,9 @@ import { utcDay } from '../src/content/dates.ts';
 
 const root = projectRoot();
 const argv = process.argv.slice(2);
-const list = argv.find((arg, i) => !arg.startsWith('--') && (i === 0 || !['--content', '--forum', '--date'].includes(argv[i - 1]!)));
-const args = parseArgs(argv.filter((arg) => arg !== list), IMPORT_WORKFLOWS_OPTIONS, IMPORT_WORKFLOWS_COMMAND);
+// The list file comes first; everything after it is options.
+const list = argv[0] !== undefined && !argv[0].startsWith('--') ? argv[0] : undefined;
+const args = parseArgs(list === undefined ? argv : argv.slice(1), IMPORT_WORKFLOWS_OPTIONS, IMPORT_WORKFLOWS_COMMAND);
 const request = importArguments(root, list === undefined ? undefined : resolve(root, list), args, utcDay(Date.now()));
 if ('problems' in request) {
   printProblems(request.problems);

@@ -221,7 +221,7 @@ export function importArguments(
 ): ImportRequest | { problems: Problem[] } {
   const problems = [...args.problems];
   const { content, forum = 'share-workflows', date = today } = args.values as Record<string, string | undefined>;
-  if (list === undefined) problems.push({ file: IMPORT_WORKFLOWS_COMMAND, field: '<list.json>', message: 'is required: the workflow list file to import' });
+  if (list === undefined) problems.push({ file: IMPORT_WORKFLOWS_COMMAND, field: '<list.json>', message: 'is required: the workflow list file to import, before the options' });
   if (!/^[a-z0-9][a-z0-9-]*$/.test(forum)) problems.push({ file: IMPORT_WORKFLOWS_COMMAND, field: '--forum', message: `'${forum}' is not a forum id (lower-case letters, digits and hyphens)` });
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || parseContentDate(date) === undefined) problems.push({ file: IMPORT_WORKFLOWS_COMMAND, field: '--date', message: `'${date}' is not a real calendar date YYYY-MM-DD` });
   if (problems.length > 0) return { problems };
