@@ -163,7 +163,12 @@ export function start(root: HTMLElement): void {
     for (const type of ['focusin', 'pointerover']) target.addEventListener(type, prepare, { once: true });
   }
   const opened = currentQuery(fixedTag);
+  const filtered = !isUnfiltered(opened.query, fixedTag);
   // A shared link with filters opens on its results: on a phone the form waits behind "Edit filters".
-  fold(!isUnfiltered(opened.query, fixedTag));
+  fold(filtered);
+  // A tag page's panel opens on an address with filters (or with a value it ignored): its form,
+  // filled in, and its notes are then in view.
+  const panel = root.querySelector<HTMLDetailsElement>('details.filter-panel');
+  if (panel && (filtered || opened.problems.length > 0)) panel.open = true;
   showAddress();
 }
