@@ -160,7 +160,10 @@ function importNow(request: ImportRequest, listText: string): ImportOutcome | { 
   for (const { index, line, values } of accepted) {
     if (claims.has(values['workflow-file'])) continue;
     const type = typeFor(values['workflow-type'] === '' ? '' : values['workflow-type']);
-    if (values['workflow-type'] === '') at(index, line, 'workflow-type', values['workflow-name'], `no type given: the topic goes to the forum '${request.forum}', whose name is published`);
+    if (values['workflow-type'] === '') {
+      at(index, line, 'workflow-type', values['workflow-name'], `no type given: the topic goes to the forum '${request.forum}', whose name is published`);
+      changedValues++;
+    }
     const tag = normaliseTag(values['workflow-type']);
     const tags = tag && [...tag].length <= 50 ? [tag] : [];
     const memberSite = members.get(memberKey(values['workflow-author-name']))?.website ?? '';
