@@ -2,11 +2,13 @@
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import tagsite from './src/integration/index.ts';
+import { hostSiteAddress, SAMPLE_SITE } from './src/integration/host.ts';
 
 export default defineConfig({
   // The site's public address: used for absolute URLs (workflow list, feeds, canonical links).
-  // TAGSITE_SITE sets it for one build (the GitHub Pages workflow passes the Pages address).
-  site: process.env.TAGSITE_SITE || 'https://flowsmiths.example',
+  // Replace the sample's with yours. Until then it comes from TAGSITE_SITE (the GitHub Pages workflow
+  // passes the Pages address) or the host's build environment (Netlify, Cloudflare Pages, Vercel).
+  site: hostSiteAddress() ?? SAMPLE_SITE,
   // Serve under a sub-path by setting `base`, e.g. '/community' (or TAGSITE_BASE for one build).
   base: process.env.TAGSITE_BASE || '/',
   trailingSlash: 'ignore',

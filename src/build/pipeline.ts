@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { loadContentInParallel, type RenderMemory } from '../content/load.ts';
 import { ContentProblemsError, type Problem } from '../content/problems.ts';
+import type { Limits } from '../content/limits.ts';
 import { writeWorkflowHeaders } from '../outputs/headers.ts';
 import { siteRootUrl } from '../model/urls.ts';
 import { siteProblems } from '../integration/options.ts';
@@ -20,6 +21,8 @@ import { indexAndFeedsInWorker } from './index-and-feeds.ts';
 import { buildStore, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
 import { removeDeadWorkFolders, swapIn, workFolder } from './swap.ts';
 import { writeSiteFiles } from './write-files.ts';
+import { buildProgress, type Progress } from './progress.ts';
+import { sampleSiteWarning } from '../integration/host.ts';
 
 export interface BuildSettings {
   /** The project root. */
@@ -31,6 +34,8 @@ export interface BuildSettings {
   clean: boolean;
   siteTitle: string;
   excerptLength: number;
+  /** The site's `limits.*` (SPEC 7). */
+  limits: Limits;
   /** Astro's `site` and `base`. */
   site: string | undefined;
   base: string;
@@ -55,6 +60,7 @@ export interface Build {
   code: string;
   reuse: PageReuse;
   memory: RenderMemory;
+  progress: Progress;
 }
 
 /** Steps 1–4: load and validate everything, hand the records to the pages, start the worker. Throws every problem at once. */
@@ -73,10 +79,14 @@ export async function prepareBuild(settings: BuildSettings): Promise<Build> {
 
   // 1–2. Load and validate: every problem of options and content, before anything is written.
   const source: ContentSource = { root, contentDir, excerptLength: settings.excerptLength };
-  const loaded = await loadContentInParallel(source, rememberedPosts(cacheDir, code));
+  const loaded = await loadContentInParallel({ ...source, limits: settings.limits }, rememberedPosts(cacheDir, code));
   const siteRoot = siteRootUrl(settings.site, settings.base);
   const problems = [...settings.problems, ...siteProblems(settings.site, loaded.content.topics.some((topic) => topic.workflow)), ...loaded.problems];
   if (problems.length > 0 || !siteRoot) throw new ContentProblemsError(problems);
+  const progress = buildProgress(loaded.content.topics.length);
+  progress.phase(`content read and validated: ${loaded.content.topics.length.toLocaleString('en')} topics`);
+  const warning = sampleSiteWarning(settings.site);
+  if (warning) console.warn(warning);
 
   // 3. The records, for the pages Astro renders.
   const store = buildStore();
@@ -90,13 +100,16 @@ export async function prepareBuild(settings: BuildSettings): Promise<Build> {
 
   const fresh = join(workFolder(root), 'site');
   rmSync(workFolder(root), { recursive: true, force: true });
-  return { settings, siteRoot, started, fresh, cacheDir, code, reuse, memory: loaded.memory };
+  progress.phase('rendering pages; the search index and feeds in a second thread');
+  progress.countPages();
+  return { settings, siteRoot, started, fresh, cacheDir, code, reuse, memory: loaded.memory, progress };
 }
 
 /** Steps 5–6, once Astro has rendered `pages` (site paths): write the files Astro does not make, then swap the site in. */
 export async function finishBuild(build: Build, pages: readonly string[]): Promise<BuildOutcome> {
-  const { settings, siteRoot, fresh, reuse } = build;
+  const { settings, siteRoot, fresh, reuse, progress } = build;
   const store = buildStore();
+  progress.phase(`${(store.rendered ?? 0).toLocaleString('en')} pages rendered, ${reuse.reused.size.toLocaleString('en')} reused; writing the search index, feeds and sitemap`);
 
   // 5. Write: the list's cache headers, the search index, tag feeds and sitemap, and the pages reused from the last build.
   writeWorkflowHeaders(fresh, settings.workflowLists.paths, settings.base, settings.workflowLists.cacheSeconds);
@@ -110,6 +123,7 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   rememberPages(build.cacheDir, build.code, reuse.next);
   rememberPosts(build.cacheDir, build.code, build.memory);
   rmSync(workFolder(settings.root), { recursive: true, force: true });
+  progress.done();
 
   const outcome: BuildOutcome = { outDir: settings.outDir, pages: reuse.next.size, reused: reuse.reused.size, seconds: (performance.now() - build.started) / 1000 };
   Object.assign(store, { content: undefined, reuse: undefined, indexAndFeeds: undefined, outcome });

@@ -57,6 +57,8 @@ interface Store {
   reuse?: PageReuse;
   /** The search index and tag feeds, being made in a worker thread while Astro renders pages. */
   indexAndFeeds?: Promise<IndexAndFeeds>;
+  /** Pages rendered so far in this build (the progress line). */
+  rendered?: number;
   outcome?: BuildOutcome;
 }
 

@@ -14,7 +14,7 @@ import { PROBLEM_LINE } from './fixture-copies.ts';
 
 const project = join(mkdtempSync(join(tmpdir(), 'tagsite-astro-build-')), 'project');
 const astro = (args: string[]) => runNode([join(projectRoot, 'node_modules', 'astro', 'bin', 'astro.mjs'), ...args], { cwd: project, env: { ASTRO_TELEMETRY_DISABLED: '1' } });
-const npmBuild = (args: string[]) => runNode(['--experimental-strip-types', '--no-warnings', 'scripts/build.ts', ...args], { cwd: project });
+const npmBuild = (args: string[], env: Record<string, string> = {}) => runNode(['--experimental-strip-types', '--no-warnings', 'scripts/build.ts', ...args], { cwd: project, env });
 
 /** Every file of a folder with the digest of its bytes. */
 function digests(dir: string): Map<string, string> {
@@ -40,6 +40,8 @@ describe('astro build', () => {
     const viaAstro = await astro(['build']);
     expect(viaAstro.stderr).not.toMatch(/error/i);
     expect(viaAstro.code).toBe(0);
+    // The sample's own address: the build says so, in one line.
+    expect(viaAstro.stderr.split('\n').filter((line) => line.includes("is the sample's https://flowsmiths.example"))).toHaveLength(1);
     const viaNpm = await npmBuild(['--out', 'dist-npm']);
     expect(viaNpm.code).toBe(0);
     const astroFiles = digests(join(project, 'dist'));
@@ -69,10 +71,13 @@ describe('astro build', () => {
     }
   });
 
-  it('removes the work folders of builds whose process is gone', async () => {
+  it("removes the work folders of builds whose process is gone; a host's address replaces the sample's, without the warning", async () => {
     const dead = join(project, '.tagsite-build', '999999999');
     cpSync(join(project, 'content'), join(dead, 'site'), { recursive: true });
-    expect((await npmBuild([])).code).toBe(0);
+    const result = await npmBuild([], { NETLIFY: 'true', URL: 'https://tags.netlify.example' });
+    expect(result.code).toBe(0);
     expect(existsSync(dead)).toBe(false);
+    expect(result.stderr).not.toContain('flowsmiths.example');
+    expect(readFileSync(join(project, 'dist', 'sitemap-0.xml'), 'utf8')).toContain('<loc>https://tags.netlify.example/tags/');
   });
 });
