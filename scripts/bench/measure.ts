@@ -131,6 +131,28 @@ export async function bytesToFirstResult(browser: Browser, host: StaticHost, pat
 }
 
 /**
+ * A shared link opened by a fresh visitor (issue 16): gzip bytes fetched and milliseconds from the
+ * start of the navigation until its first results are shown (never the static answer to no filters).
+ */
+export async function sharedLinkFirstResult(browser: Browser, host: StaticHost, path: string): Promise<{ transfer: Transfer; ms: number }> {
+  const context = await browser.newContext();
+  try {
+    await context.addInitScript(markFirstResult);
+    const page = await context.newPage();
+    host.reset();
+    await page.goto(`${host.url}${path}`);
+    await waitForResults(page);
+    const { shownAt, navigationStart } = await page.evaluate(() => ({
+      shownAt: (window as unknown as { firstResultAt: number }).firstResultAt,
+      navigationStart: performance.timeOrigin,
+    }));
+    return { transfer: transferred(host.served.filter((response) => response.at <= shownAt)), ms: shownAt - navigationStart };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
  * A tag page: gzip bytes until `load`, then everything fetched after it until a filter in its
  * panel has shown results (the panel's data, whenever the page chose to fetch it). `eager` lists
  * the index files fetched before the panel was touched.

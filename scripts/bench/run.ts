@@ -12,9 +12,9 @@ import type { ResolvedOptions } from '../../src/integration/options.ts';
 import { PROBE_TAG, writeCorpus } from './corpus.ts';
 import { indexDifferences, realBuild, replacedOutputsGone, replaceSearchIndex, runBuild, searchIndexOf, siteSize, StepTimeout, writeShellCorpus } from './site.ts';
 import { serveStatic } from '../../src/cli/static-server.ts';
-import { bytesToFirstResult, fuseBaseline, searchTimings, tagPageBytes, type BaselineQuery } from './measure.ts';
+import { bytesToFirstResult, fuseBaseline, searchTimings, sharedLinkFirstResult, tagPageBytes, type BaselineQuery } from './measure.ts';
 import { structuredQueries, wordQueries } from './queries.ts';
-import { FILTERED_PAGE, WORDS_PAGE, type SizeFigures } from './report.ts';
+import { FILTERED_PAGE, SHARED_LINK, WORDS_PAGE, type SizeFigures } from './report.ts';
 
 export interface RunSettings {
   project: string;
@@ -198,6 +198,7 @@ export async function runSize(size: number, settings: RunSettings): Promise<Size
     figures.search = await bytesToFirstResult(browser, host, '/search/');
     figures.searchFiltered = await bytesToFirstResult(browser, host, FILTERED_PAGE);
     figures.searchWords = await bytesToFirstResult(browser, host, WORDS_PAGE);
+    figures.sharedLink = await sharedLinkFirstResult(browser, host, SHARED_LINK);
     figures.tagPages = [];
     for (const { tag, topics } of chosen) {
       const { load, panel, eager } = await tagPageBytes(browser, host, tagSlug(tag));
