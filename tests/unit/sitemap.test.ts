@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLParser } from 'fast-xml-parser';
+import { SyntaxValidator } from 'fast-xml-validator';
 import { SITEMAP_URLS, sitemapFiles } from '../../src/outputs/sitemap.ts';
 
 const parser = new XMLParser({ isArray: (name) => name === 'url' || name === 'sitemap' });
@@ -9,7 +10,7 @@ describe('sitemapFiles', () => {
   it('lists every path once, as absolute addresses under the site root, escaped and sorted', () => {
     const files = sitemapFiles('https://example.org/community/', ['/tags/b/', '/', '/tags/a&b/', '/tags/日本語/']);
     expect([...files.keys()]).toEqual(['sitemap-index.xml', 'sitemap-0.xml']);
-    for (const xml of files.values()) expect(XMLValidator.validate(xml)).toBe(true);
+    for (const xml of files.values()) expect(() => SyntaxValidator.validate(xml)).not.toThrow();
     expect(locs(files.get('sitemap-0.xml')!)).toEqual([
       'https://example.org/community/',
       'https://example.org/community/tags/a&b/',
