@@ -21,6 +21,7 @@ import { indexAndFeedsInWorker } from './index-and-feeds.ts';
 import { buildStore, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
 import { removeDeadWorkFolders, swapIn, workFolder } from './swap.ts';
 import { writeSiteFiles } from './write-files.ts';
+import { pageDates } from './page-dates.ts';
 import { buildProgress, type Progress } from './progress.ts';
 import { sampleSiteWarning } from '../integration/host.ts';
 
@@ -113,7 +114,7 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
 
   // 5. Write: the list's cache headers, the search index, tag feeds and sitemap, and the pages reused from the last build.
   writeWorkflowHeaders(fresh, settings.workflowLists.paths, settings.base, settings.workflowLists.cacheSeconds);
-  writeSiteFiles(fresh, await store.indexAndFeeds!, { siteRoot, pages, reuse });
+  writeSiteFiles(fresh, await store.indexAndFeeds!, { siteRoot, pages, reuse, lastModified: pageDates(store.content!.topics) });
   rmSync(join(fresh, '.prerender'), { recursive: true, force: true });
   carryOver(reuse.reused, settings.outDir, fresh);
 

@@ -26,9 +26,14 @@ function writer(outDir: string): (path: string, text: string) => void {
 
 /**
  * Writes the search index, the tag feeds and the sitemap into `outDir`. `pages` are the site paths
- * of the pages Astro wrote (`/`, `/tags/api/` …); the reused ones are in `reuse`.
+ * of the pages Astro wrote (`/`, `/tags/api/` …); the reused ones are in `reuse`; `lastModified`
+ * dates them.
  */
-export function writeSiteFiles(outDir: string, { index, feeds }: IndexAndFeeds, { siteRoot, pages, reuse }: { siteRoot: string; pages: readonly string[]; reuse: PageReuse }): void {
+export function writeSiteFiles(
+  outDir: string,
+  { index, feeds }: IndexAndFeeds,
+  { siteRoot, pages, reuse, lastModified }: { siteRoot: string; pages: readonly string[]; reuse: PageReuse; lastModified: (path: string) => string | undefined },
+): void {
   const write = writer(outDir);
   for (const [path, json] of index) write(`search-index/${path}`, json);
   for (const { file, key, xml } of feeds) {
@@ -41,5 +46,5 @@ export function writeSiteFiles(outDir: string, { index, feeds }: IndexAndFeeds, 
   // Pages reused from the previous build were not rendered, so Astro does not list them.
   const reused = [...reuse.reused].filter((file) => file.endsWith('/index.html')).map((file) => `/${file.slice(0, -'index.html'.length)}`);
   const listed = [...pages, ...reused].filter((path) => path.endsWith('/') && path !== '/404/');
-  for (const [name, xml] of sitemapFiles(siteRoot, listed)) write(name, xml);
+  for (const [name, xml] of sitemapFiles(siteRoot, listed, lastModified)) write(name, xml);
 }
