@@ -173,7 +173,11 @@ describe('feeds, sitemap and meta of the sample site', () => {
       expect(meta(page, 'twitter:card')).toBe('summary');
       expect(meta(page, 'twitter:title')).toBe(meta(page, 'og:title'));
       expect(page.querySelector('head link[rel="alternate"][type="application/rss+xml"]')?.getAttribute('href'), path).toBe('/rss.xml');
+      // The site image, as an absolute address, and the icon, both files of the site.
+      expect(meta(page, 'og:image'), path).toBe(`${SITE}/og-image.png`);
+      expect(page.querySelector('head link[rel="icon"]')?.getAttribute('href'), path).toBe('/favicon.svg');
     }
+    for (const file of ['og-image.png', 'favicon.svg']) expect(fileForPath(outDir, `/${file}`), file).toBeDefined();
     const notFound = readPage(outDir, '/404.html');
     expect(notFound.querySelector('link[rel="canonical"]')).toBeNull();
     expect(meta(notFound, 'robots')).toBe('noindex');
