@@ -7,12 +7,18 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildStore } from '../src/build/store.ts';
 import { workFolder } from '../src/build/swap.ts';
-import { contentDir, parseArgs, printProblems, projectRoot } from '../src/cli/project.ts';
+import { configProblem, contentDir, parseArgs, printProblems, projectRoot } from '../src/cli/project.ts';
 
 const root = projectRoot();
 const args = parseArgs(process.argv.slice(2), { content: 'string', out: 'string', clean: 'boolean' }, 'build');
 if (args.problems.length > 0) {
   printProblems(args.problems);
+  process.exit(1);
+}
+// A syntax error in the config is one line with its line number, before Astro prints its own.
+const config = configProblem(root);
+if (config) {
+  printProblems([config]);
   process.exit(1);
 }
 const out = args.values.out as string | undefined;

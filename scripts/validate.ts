@@ -14,8 +14,11 @@ const { content, problems } = loadContent({
   root,
   contentDir: contentDir(root, args.values.content as string | undefined),
   excerptLength: options.excerptLength,
+  limits: options.limits,
 });
-const site = siteProblems(config.site as string | undefined, content.topics.some((topic) => topic.workflow));
+// A config that could not be read has no `site` to judge.
+const configRead = !optionProblems.some((problem) => problem.field === '(file)');
+const site = !configRead ? [] : siteProblems(config.site as string | undefined, content.topics.some((topic) => topic.workflow));
 const all = [...optionProblems, ...site, ...problems];
 if (all.length > 0) {
   printProblems(all);

@@ -2,6 +2,7 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import type { TagsiteIntegration } from '../integration/index.ts';
 import { resolveOptions, type ResolvedOptions } from '../integration/options.ts';
 import { formatProblem, type Problem } from '../content/problems.ts';
@@ -24,12 +25,37 @@ export async function projectOptions(root: string): Promise<{ options: ResolvedO
   const configFile = process.env.TAGSITE_CONFIG ?? 'astro.config.mjs';
   const path = resolve(root, configFile);
   if (!existsSync(path)) return { ...resolveOptions({}), config: {} };
-  const config = ((await import(pathToFileURL(path).href)) as { default: Record<string, unknown> }).default;
+  const unreadable = configProblem(root);
+  if (unreadable) return { ...resolveOptions({}), problems: [unreadable], config: {} };
+  let config: Record<string, unknown>;
+  try {
+    config = ((await import(pathToFileURL(path).href)) as { default: Record<string, unknown> }).default ?? {};
+  } catch (error) {
+    const first = String((error as Error)?.message ?? error).split('\n')[0];
+    return { ...resolveOptions({}), problems: [{ file: configFile, field: '(file)', message: `could not be loaded: ${first}` }], config: {} };
+  }
   const integrations = ((config.integrations ?? []) as unknown[]).flat() as Array<Partial<TagsiteIntegration>>;
   const tagsite = integrations.find((integration) => integration?.name === 'tagsite');
   if (!tagsite?.resolved) return { ...resolveOptions({}), config };
   const problems = (tagsite.problems ?? []).map((problem) => ({ ...problem, file: configFile }));
   return { options: tagsite.resolved, problems, config };
+}
+
+/**
+ * A syntax error in the project's config file (TAGSITE_CONFIG, else astro.config.mjs) as one
+ * problem with its line, found by `node --check` before Astro or a command loads it (both would
+ * print a stack). Undefined when the file parses or does not exist.
+ */
+export function configProblem(root: string): Problem | undefined {
+  const configFile = process.env.TAGSITE_CONFIG ?? 'astro.config.mjs';
+  const path = resolve(root, configFile);
+  if (!existsSync(path)) return undefined;
+  const check = spawnSync(process.execPath, ['--check', path], { encoding: 'utf8' });
+  if (check.status === 0) return undefined;
+  const output = `${check.stderr ?? ''}`;
+  const line = /:(\d+)\r?\n/.exec(output)?.[1];
+  const message = /^(SyntaxError: .*)$/m.exec(output)?.[1] ?? output.trim().split('\n')[0] ?? 'cannot be read';
+  return { file: configFile, ...(line ? { line: Number(line) } : {}), field: '(file)', message: `not valid JavaScript: ${message.replace(/^SyntaxError: /, '')}` };
 }
 
 /** Prints every problem, one line each, on stderr, with a closing count. */

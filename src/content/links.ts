@@ -31,14 +31,29 @@ function recordProblems(record: LinkRecord, index: number, file: string, json: J
   return problems;
 }
 
+/** The indexes of the records of a data file (a list) that some problem is about (`[3].tags[0]` → 3). */
+export function faultyRecords(problems: readonly Problem[]): Set<number> {
+  const faulty = new Set<number>();
+  for (const { field } of problems) {
+    const match = /^\[(\d+)\]/.exec(field);
+    if (match) faulty.add(Number(match[1]));
+  }
+  return faulty;
+}
+
 /** Validates links.json: the schema, then the rules beyond it. */
 export function readLinks(json: JsonFile, file: string): { links: LinkRecord[]; problems: Problem[] } {
   const problems = schemaProblems('links', json.data, file, json.lineOf);
-  if (problems.length > 0) return { links: [], problems };
+  if (!Array.isArray(json.data)) return { links: [], problems };
+  // The rules beyond the schema run on every record the schema found no fault in, so one bad record hides nothing.
+  const faulty = faultyRecords(problems);
+  const schemaFaults = problems.length;
   const links = json.data as LinkRecords;
   const seenLinks = new Map<string, number>();
-  links.forEach((record, i) => problems.push(...recordProblems(record, i, file, json, seenLinks)));
-  return { links, problems };
+  links.forEach((record, i) => {
+    if (!faulty.has(i)) problems.push(...recordProblems(record, i, file, json, seenLinks));
+  });
+  return { links: schemaFaults > 0 ? [] : links, problems };
 }
 
 /** Checks one new record against the schema and the existing records (used by add-link). */

@@ -1,4 +1,3 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -10,6 +9,9 @@ import { readLinks, type LinkRecord } from './links.ts';
 import { readTopic, renderPost, type RenderedPost, type Topic, type TopicContext, type TopicReading } from './topics.ts';
 import { duplicateWorkflowFileProblems } from '../outputs/workflow-list.ts';
 import type { Problem } from './problems.ts';
+import { DEFAULT_LIMITS, limitName, type Limits } from './limits.ts';
+import { readSourceText } from './source-text.ts';
+import { contentFolderProblem, linkProblem, realContentFolder, topicFiles } from './content-files.ts';
 
 /** Everything a site is built from, validated and normalised. */
 export interface SiteContent {
@@ -25,6 +27,8 @@ export interface LoadOptions {
   /** Problems name files relative to this folder (the project root). */
   root: string;
   excerptLength: number;
+  /** The site's limits (default: DEFAULT_LIMITS). */
+  limits?: Limits;
 }
 
 function toPosix(path: string): string {
@@ -34,31 +38,16 @@ function toPosix(path: string): string {
 function readJson(options: LoadOptions, name: string, required: boolean, problems: Problem[]): JsonFile | undefined {
   const path = join(options.contentDir, name);
   const file = toPosix(relative(options.root, path));
-  const json = required ? readJsonFile(path, file, { problem: 'the file is missing' }) : readJsonFile(path, file);
+  const link = linkProblem(path, file, realContentFolder(options.contentDir));
+  if (link) {
+    problems.push(link);
+    return undefined;
+  }
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const json = required ? readJsonFile(path, file, { problem: 'the file is missing' }, limits) : readJsonFile(path, file, undefined, limits);
   if (json === undefined || !isProblem(json)) return json;
   problems.push(json);
   return undefined;
-}
-
-/** Lists topic files under content/topics; anything there that is not a `.md` topic is a problem (topics are data, not code). */
-function topicFiles({ root, contentDir }: LoadOptions, problems: Problem[]): string[] {
-  const dir = join(contentDir, 'topics');
-  if (!existsSync(dir)) return [];
-  const files: string[] = [];
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || entry.name.startsWith('.')) continue;
-    const file = toPosix(relative(root, join(entry.parentPath, entry.name)));
-    if (entry.name.endsWith('.md')) files.push(file);
-    else
-      problems.push({
-        file,
-        field: '(file)',
-        message: entry.name.endsWith('.mdx')
-          ? 'topics are Markdown data: rename to .md (MDX is for the site\'s own pages)'
-          : 'only .md topic files belong in content/topics',
-      });
-  }
-  return files.sort();
 }
 
 /** A first post rendered in an earlier build, by topic file: reused while its Markdown is the same. */
@@ -85,7 +74,10 @@ export function readTopicFiles(root: string, files: readonly string[], context: 
       remembered = earlier?.digest === digest ? earlier : { digest, ...renderPost(markdown) };
       return remembered;
     };
-    const result = readTopic(file, readFileSync(join(root, file), 'utf8'), { ...context, render });
+    const limits = context.limits ?? DEFAULT_LIMITS;
+    const source = readSourceText(join(root, file), file, limits.topicFileBytes, limitName('topicFileBytes'));
+    if (typeof source !== 'string') return { file, problems: [source] };
+    const result = readTopic(file, source, { ...context, render });
     return { file, ...result, ...(remembered ? { remembered } : {}) };
   });
 }
@@ -93,6 +85,11 @@ export function readTopicFiles(root: string, files: readonly string[], context: 
 /** The data files, read and checked, and the list of topic files: everything but the topics themselves. */
 function prepare(options: LoadOptions) {
   const problems: Problem[] = [];
+  const folder = contentFolderProblem(options.root, options.contentDir);
+  if (folder) {
+    const contentTypes: ContentTypeIndex = { list: [], byId: new Map(), subtree: new Map() };
+    return { problems: [folder], contentTypes, members: [], links: [], context: { contentTypes, excerptLength: options.excerptLength }, files: [] };
+  }
   const fileOf = (name: string) => toPosix(relative(options.root, join(options.contentDir, name)));
   const typesJson = readJson(options, 'content-types.json', true, problems);
   const { index: contentTypes, problems: typeProblems } = typesJson
@@ -108,8 +105,8 @@ function prepare(options: LoadOptions) {
   const links = linksJson ? readLinks(linksJson, fileOf('links.json')) : { links: [], problems: [] };
   problems.push(...links.problems);
 
-  const context: TopicContext = { contentTypes, contentTypesUnreadable: !typesJson, excerptLength: options.excerptLength };
-  return { problems, contentTypes, members: members.members, links: links.links, context, files: topicFiles(options, problems) };
+  const context: TopicContext = { contentTypes, contentTypesUnreadable: !typesJson, excerptLength: options.excerptLength, limits: options.limits ?? DEFAULT_LIMITS };
+  return { problems, contentTypes, members: members.members, links: links.links, context, files: topicFiles(options.root, options.contentDir, problems) };
 }
 
 /** The checks across topics (slugs, workflow files), then all problems in file order. */

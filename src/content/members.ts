@@ -4,16 +4,21 @@ import { schemaProblems } from './schema-validation.ts';
 import { memberKey } from '../model/members.ts';
 import { PUBLISHABLE_URL } from '../model/workflow-list.ts';
 import type { Problem } from './problems.ts';
+import { faultyRecords } from './links.ts';
 
 export type { Member };
 
 /** Validates members.json; names are unique by memberKey (case-insensitively, as the author filter compares them); websites are publishable. */
 export function readMembers(json: JsonFile, file: string): { members: Member[]; problems: Problem[] } {
   const problems = schemaProblems('members', json.data, file, json.lineOf);
-  if (problems.length > 0) return { members: [], problems };
+  if (!Array.isArray(json.data)) return { members: [], problems };
+  // The rules beyond the schema run on every record the schema found no fault in, so one bad record hides nothing.
+  const faulty = faultyRecords(problems);
+  const schemaFaults = problems.length;
   const members = json.data as Members;
   const seen = new Map<string, number>();
   members.forEach((member, i) => {
+    if (faulty.has(i)) return;
     const key = memberKey(member.name);
     const first = seen.get(key);
     if (first !== undefined) {
@@ -34,5 +39,5 @@ export function readMembers(json: JsonFile, file: string): { members: Member[]; 
       });
     }
   });
-  return { members, problems };
+  return { members: schemaFaults > 0 ? [] : members, problems };
 }

@@ -37,7 +37,11 @@ function createAjv(useDefaults: boolean): Ajv2020 {
   // A content date is a calendar day (that day in UTC) or an ISO 8601 date-time.
   const date = ajv.formats['date'] as { validate: (s: string) => boolean };
   const dateTime = ajv.formats['date-time'] as { validate: (s: string) => boolean };
-  ajv.addFormat('date-or-date-time', (s: string) => date.validate(s) || dateTime.validate(s));
+  // Years are 1000–9999: four digits that every date reader, feed and sitemap agrees on (no year 0000).
+  const inYears = (s: string) => /^[1-9]/.test(s);
+  ajv.addFormat('date', (s: string) => inYears(s) && date.validate(s));
+  ajv.addFormat('date-time', (s: string) => inYears(s) && dateTime.validate(s));
+  ajv.addFormat('date-or-date-time', (s: string) => inYears(s) && (date.validate(s) || dateTime.validate(s)));
   return ajv;
 }
 
@@ -149,11 +153,13 @@ function explain(error: ErrorObject, data: unknown, root: string): { field: stri
     case 'exclusiveMinimum':
     case 'maximum':
       return { field: pointerToField(here, root), message: `must be ${String(params.comparison)} ${String(params.limit)}, not ${String(value)}` };
-    case 'format':
+    case 'format': {
+      const year = typeof value === 'string' && /^0\d{3}-/.test(value) ? ' with a year from 1000 to 9999' : '';
       return {
         field: pointerToField(here, root),
-        message: `must be ${FORMAT_WORDS[String(params.format)] ?? String(params.format)}, not ${JSON.stringify(value)}`,
+        message: `must be ${FORMAT_WORDS[String(params.format)] ?? String(params.format)}${year}, not ${JSON.stringify(value)}`,
       };
+    }
     case 'enum':
       return {
         field: pointerToField(here, root),

@@ -7,6 +7,8 @@ import { parseContentDate } from './dates.ts';
 import { normaliseTag } from '../model/tags.ts';
 import { cutExcerpt, plainText, renderTopicHtml } from './markdown.ts';
 import type { Problem } from './problems.ts';
+import { DEFAULT_LIMITS, limitName, type Limits } from './limits.ts';
+import { valueProblems } from './values.ts';
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 
@@ -39,9 +41,10 @@ export interface Topic {
 
 // Dates stay strings (CORE_SCHEMA has no timestamps), so `2023-02-30` is caught rather than rolled
 // over to March by the YAML parser.
-const MATTER_OPTIONS = {
-  engines: { yaml: (text: string) => loadYaml(text, { schema: CORE_SCHEMA }) as object },
-};
+// maxDepth: js-yaml refuses deeper nesting with a YAML error (one line), never a stack overflow.
+const matterOptions = (maxDepth: number) => ({
+  engines: { yaml: (text: string) => loadYaml(text, { schema: CORE_SCHEMA, maxDepth }) as object },
+});
 
 /**
  * Line of a front-matter field in the file (the front matter starts on line 2). Nested fields written
@@ -88,6 +91,8 @@ export interface TopicContext {
   /** content-types.json could not be read at all: its ids are unknown, so `forum`/`category` are not checked against them. */
   contentTypesUnreadable?: boolean;
   excerptLength: number;
+  /** The site's limits (default: DEFAULT_LIMITS). */
+  limits?: Limits;
   /** Renders a first post (default: renderPost); the build passes one that remembers earlier renderings. */
   render?: (markdown: string) => RenderedPost;
 }
@@ -115,6 +120,7 @@ export interface TopicReading {
 export function readTopic(file: string, source: string, context: TopicContext): TopicReading {
   const slug = file.slice(file.lastIndexOf('/') + 1).replace(/\.md$/, '');
   const problems: Problem[] = [];
+  const limits = context.limits ?? DEFAULT_LIMITS;
   if (!SLUG_PATTERN.test(slug)) {
     problems.push({
       file,
@@ -129,7 +135,7 @@ export function readTopic(file: string, source: string, context: TopicContext): 
 
   let parsed: matter.GrayMatterFile<string>;
   try {
-    parsed = matter(source, MATTER_OPTIONS);
+    parsed = matter(source, matterOptions(limits.nestingDepth));
   } catch (error) {
     const yamlError = error as { reason?: string; mark?: { line: number }; message: string };
     problems.push({
@@ -147,7 +153,7 @@ export function readTopic(file: string, source: string, context: TopicContext): 
     problems.push({ file, line: 2, field: '(front matter)', message: 'must be a set of `field: value` lines' });
     return { problems };
   }
-  problems.push(...schemaProblems('topic', data, file, lineOf));
+  problems.push(...schemaProblems('topic', data, file, lineOf), ...valueProblems(data, file, lineOf));
   const fm = data as TopicFrontMatter;
   const problem = (field: string, message: string) =>
     problems.push({ file, line: lineOf(`/${field.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`), field, message });
@@ -183,7 +189,10 @@ export function readTopic(file: string, source: string, context: TopicContext): 
     contentGroup = 'category';
   }
 
-  // Tags: normalised, 1–50 characters, no duplicates after normalising.
+  // Tags: at most limits.tagsPerTopic, normalised, 1–50 characters, no duplicates after normalising.
+  if (Array.isArray(fm.tags) && fm.tags.length > limits.tagsPerTopic) {
+    problem('tags', `has ${fm.tags.length} tags; at most ${limits.tagsPerTopic} allowed (${limitName('tagsPerTopic')})`);
+  }
   const tags: string[] = [];
   if (Array.isArray(fm.tags)) {
     fm.tags.forEach((raw, i) => {
@@ -192,9 +201,6 @@ export function readTopic(file: string, source: string, context: TopicContext): 
       const length = [...tag].length;
       if (length < 1 || length > 50) {
         problem(`tags[${i}]`, length < 1 ? 'a tag must not be empty' : `tag is ${length} characters; at most 50 allowed`);
-      } else if (tag.includes(',')) {
-        // The search's `tags` parameter and Tags field separate tags with commas (SPEC 4.2).
-        problem(`tags[${i}]`, `tag '${tag}' contains a comma, which separates tags in a search; use another character`);
       } else if (tag.includes(',')) {
         // The search's `tags` parameter and Tags field separate tags with commas (SPEC 4.2).
         problem(`tags[${i}]`, `tag '${tag}' contains a comma, which separates tags in a search; use another character`);

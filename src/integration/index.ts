@@ -67,6 +67,7 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
             clean: request.clean ?? false,
             siteTitle: resolved.title,
             excerptLength: resolved.excerptLength,
+            limits: resolved.limits,
             site: config.site,
             base: config.base,
             workflowLists: { paths: listPaths, cacheSeconds: resolved.workflows.cacheSeconds },

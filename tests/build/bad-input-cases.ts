@@ -1,5 +1,6 @@
 /** The catalogue of broken inputs (SPEC 7): each case breaks one thing in a copy of valid-small. */
-import { renameSync, writeFileSync, copyFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { editJson, writeTopic, type FrontMatter } from './fixture-copies.ts';
 
@@ -151,6 +152,60 @@ export const contentCases: ContentCase[] = [
   { name: 'member joined not a date', breakContent: (dir) => editJson(dir, 'members.json', (m) => void (m[0].joined = 'spring 2019')), file: 'members.json', field: '[0].joined', message: /calendar date.*"spring 2019"/, withLine: true },
   { name: 'member website not a URL', breakContent: (dir) => editJson(dir, 'members.json', (m) => void (m[0].website = 'mira dot example')), file: 'members.json', field: '[0].website', message: /mira dot example/, withLine: true },
   { name: 'members.json not valid JSON', breakContent: (dir) => writeFileSync(join(dir, 'members.json'), '[ { "name": "mira" '), file: 'members.json', field: '(file)', message: /not valid JSON/, withLine: true },
+
+  // Limits and hostile bytes (SPEC 7, issue 17): each one line, never a stack.
+  { name: '21 tags (limits.tagsPerTopic)', breakContent: topicWith({ tags: `[${Array.from({ length: 21 }, (_, i) => `t${i}`).join(', ')}]` }), file: TOPIC, field: 'tags', message: /has 21 tags; at most 20 allowed \(limits\.tagsPerTopic/, withLine: true },
+  {
+    name: 'a topic file over 256 KiB (limits.topicFileBytes)',
+    breakContent: (dir) => writeTopic(dir, 'help/broken-topic.md', validTopic, 'word '.repeat(60_000)),
+    file: TOPIC, field: '(file)', message: /is 300\d+ bytes; at most 262144 allowed \(limits\.topicFileBytes/,
+  },
+  {
+    name: 'a data file over 4 MiB (limits.dataFileBytes)',
+    breakContent: (dir) => writeFileSync(join(dir, 'links.json'), `[]${' '.repeat(4_200_000)}`),
+    file: 'links.json', field: '(file)', message: /bytes; at most 4194304 allowed \(limits\.dataFileBytes/,
+  },
+  {
+    name: '10,001 members (limits.dataFileRecords)',
+    breakContent: (dir) => writeFileSync(join(dir, 'members.json'), JSON.stringify(Array.from({ length: 10_001 }, (_, i) => ({ name: `m${i}`, joined: '2020-01-01', group: 'g' })))),
+    file: 'members.json', field: '(file)', message: /more than 10000 records \(limits\.dataFileRecords/, withLine: true,
+  },
+  { name: 'a data file nested 5,000 deep', breakContent: (dir) => writeFileSync(join(dir, 'links.json'), `${'['.repeat(5000)}${']'.repeat(5000)}`), file: 'links.json', field: '(file)', message: /nest more than 32 levels deep \(limits\.nestingDepth/, withLine: true },
+  {
+    name: 'forums nested 5,000 deep (children)',
+    breakContent: (dir) => {
+      // Written as text: JSON.stringify itself cannot go this deep.
+      const deep = `${'{"id": "f", "name": "F", "children": ['.repeat(5000)}${']}'.repeat(5000)}`;
+      writeFileSync(join(dir, 'content-types.json'), `{ "forums": [${deep}], "categories": [], "featureCategories": [] }`);
+    },
+    file: 'content-types.json', field: '(file)', message: /nest more than 32 levels deep/, withLine: true,
+  },
+  { name: 'front matter nested 5,000 deep', breakContent: topicWith({ tags: `${'['.repeat(5000)}${']'.repeat(5000)}` }), file: TOPIC, field: '(front matter)', message: /not valid YAML: nesting exceeded maxDepth \(32\)/, withLine: true },
+  {
+    name: 'invalid UTF-8 in a topic',
+    breakContent: (dir) => {
+      writeTopic(dir, 'help/broken-topic.md', validTopic, 'caf\u00e9\n');
+      const file = join(dir, 'topics', TOPIC.slice('topics/'.length));
+      writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.from([0x63, 0xff, 0x0a])]));
+    },
+    file: TOPIC, field: '(file)', message: /is not valid UTF-8 \(byte offset \d+\)/, withLine: true,
+  },
+  { name: 'invalid UTF-8 in members.json', breakContent: (dir) => writeFileSync(join(dir, 'members.json'), Buffer.from('[{"name": "mir\xc3\x28a"}]', 'latin1')), file: 'members.json', field: '(file)', message: /is not valid UTF-8 \(byte offset 14\)/, withLine: true },
+  { name: 'a NUL byte in a topic', breakContent: (dir) => writeTopic(dir, 'help/broken-topic.md', validTopic, 'before\u0000after\n'), file: TOPIC, field: '(file)', message: /control character U\+0000/, withLine: true },
+  { name: 'an escaped control character in YAML', breakContent: topicWith({ title: '"bell \\a here"' }), file: TOPIC, field: 'title', message: /control character U\+0007/, withLine: true },
+  { name: 'an escaped control character in JSON', breakContent: (dir) => editJson(dir, 'links.json', (l) => void (l[0].description = 'bell \u0007 here')), file: 'links.json', field: '[0].description', message: /control character U\+0007/, withLine: true },
+  { name: 'a duplicate JSON key', breakContent: (dir) => writeFileSync(join(dir, 'members.json'), '[\n  { "name": "mira", "joined": "2019-04-02", "group": "Staff",\n    "name": "kenji" }\n]\n'), file: 'members.json', field: '[0].name', message: /the key "name" appears twice in one object \(first on line 2\)/, withLine: true },
+  { name: 'an integer beyond 2^53 in YAML', breakContent: topicWith({ views: '99999999999999999999' }), file: TOPIC, field: 'views', message: /too large: whole numbers go up to 9007199254740991/, withLine: true },
+  { name: 'an integer beyond 2^53 in JSON', breakContent: (dir) => writeFileSync(join(dir, 'members.json'), '[{ "name": "mira", "joined": "2019-04-02", "group": 99999999999999999999 }]'), file: 'members.json', field: '[0].group', message: /99999999999999999999 is too large/, withLine: true },
+  { name: 'year 0000', breakContent: topicWith({ created: '0000-01-01' }), file: TOPIC, field: 'created', message: /with a year from 1000 to 9999/, withLine: true },
+  { name: 'year 0999 in links.json', breakContent: (dir) => editJson(dir, 'links.json', (l) => void (l[0].timestamp = '0999-12-31')), file: 'links.json', field: '[0].timestamp', message: /with a year from 1000 to 9999/, withLine: true },
+  { name: 'a topic named con.md', breakContent: (dir) => renameSync(join(dir, 'topics/help/pointers-in-c.md'), join(dir, 'topics/help/con.md')), file: 'topics/help/con.md', field: '(file)', message: /cannot be checked out on Windows \(CON is a reserved device name/ },
+  { name: 'a folder named aux', breakContent: (dir) => renameSync(join(dir, 'topics/help'), join(dir, 'topics/aux')), file: 'topics/aux', field: '(file)', message: /AUX is a reserved device name/ },
+  { name: 'a file named nul.md', breakContent: topicWith({}, 'help/nul.md'), file: 'topics/help/nul.md', field: '(file)', message: /NUL is a reserved device name/ },
+  { name: 'a symlinked folder leading outside content/', breakContent: (dir) => symlinkSync(mkdtempSync(join(tmpdir(), 'tagsite-outside-')), join(dir, 'topics', 'elsewhere')), file: 'topics/elsewhere', field: '(file)', message: /symbolic link to a path outside the content folder/ },
+  { name: 'a dangling symlinked topic', breakContent: (dir) => symlinkSync(join(dir, 'nowhere.md'), join(dir, 'topics', 'help', 'gone.md')), file: 'topics/help/gone.md', field: '(file)', message: /symbolic link to a path that does not exist/ },
+  { name: 'a symlink loop', breakContent: (dir) => symlinkSync(join(dir, 'topics'), join(dir, 'topics', 'help', 'again')), file: 'topics/help/again', field: '(file)', message: /symbolic link that loops/ },
+  { name: 'a symlink that points at itself', breakContent: (dir) => symlinkSync(join(dir, 'topics', 'help', 'self.md'), join(dir, 'topics', 'help', 'self.md')), file: 'topics/help/self.md', field: '(file)', message: /symbolic link that loops/ },
 ];
 
 export interface OptionCase {

@@ -65,7 +65,7 @@ describe('parseContentDate', () => {
     fc.assert(
       fc.property(
         fc.record({
-          year: fc.integer({ min: 0, max: 9999 }),
+          year: fc.integer({ min: 1000, max: 9999 }),
           month: fc.integer({ min: 1, max: 12 }),
           day: fc.integer({ min: 1, max: 28 }),
           hour: fc.integer({ min: 0, max: 23 }),
@@ -98,7 +98,7 @@ describe('parseContentDate', () => {
 
   it('reads every calendar day the schema accepts as midnight UTC', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }), (instant) => {
+      fc.property(fc.date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true }), (instant) => {
         const day = instant.toISOString().slice(0, 10);
         fc.pre(/^\d{4}-\d{2}-\d{2}$/.test(day));
         expect(schemaTakes(day)).toBe(true);
@@ -106,6 +106,13 @@ describe('parseContentDate', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('years', () => {
+  it('the schema takes years 1000–9999 only (an RSS date of year 0000 is no date)', () => {
+    for (const day of ['0000-01-01', '0999-12-31', '0000-01-01T00:00:00Z']) expect(schemaTakes(day), day).toBe(false);
+    for (const day of ['1000-01-01', '9999-12-31', '1000-01-01T00:00:00Z']) expect(schemaTakes(day), day).toBe(true);
   });
 });
 
