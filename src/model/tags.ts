@@ -15,26 +15,66 @@ function escapeChar(char: string): string {
   return `~U${code.toString(16).padStart(6, '0')}`;
 }
 
+/** A slug longer than this many UTF-8 bytes becomes a readable prefix and a hash, so every file name stays far below the 255-byte limit of file systems. */
+export const MAX_SLUG_BYTES = 120;
+const PREFIX_BYTES = 100;
+const HASHED = /~h[0-9a-z]{13}$/;
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
+}
+
+/** 64-bit FNV-1a of a text's UTF-16 code units, in 13 base-36 digits: short, stable, and browser-safe (no crypto). */
+function hash64(text: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i++) h = ((h ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return h.toString(36).padStart(13, '0');
+}
+
 /**
  * The URL segment of a tag (its slug): letters, digits and `-` stay, a space becomes `_`, and any
  * other character becomes `~` and its code point in hex (`~2b`, `~u2013`, `~U01f600`).
- * Distinct tags always get distinct slugs, and tagFromSlug reads a slug back.
+ * A slug over MAX_SLUG_BYTES keeps its first pieces up to 100 bytes and ends in `~h` and a hash
+ * of the tag (`~h` is no escape, so such a slug is never another tag's). Distinct tags get
+ * distinct slugs, and tagFromSlug reads a slug back.
  */
 export function tagSlug(tag: string): string {
-  let slug = '';
+  const pieces: string[] = [];
   for (const char of tag) {
-    if (char === ' ') slug += '_';
-    else if (KEPT.test(char)) slug += char;
-    else slug += escapeChar(char);
+    if (char === ' ') pieces.push('_');
+    else if (KEPT.test(char)) pieces.push(char);
+    else pieces.push(escapeChar(char));
   }
-  return slug;
+  const slug = pieces.join('');
+  if (utf8Length(slug) <= MAX_SLUG_BYTES) return slug;
+  let prefix = '';
+  let bytes = 0;
+  for (const piece of pieces) {
+    bytes += utf8Length(piece);
+    if (bytes > PREFIX_BYTES) break;
+    prefix += piece;
+  }
+  return `${prefix}~h${hash64(tag)}`;
 }
 
 const ESCAPE = /^~(?:u([0-9a-f]{4})|U([0-9a-f]{6})|([0-9a-f]{2}))/;
 
-/** Reads a tag back from its slug; the inverse of tagSlug. Returns undefined for a string tagSlug never makes. */
-export function tagFromSlug(slug: string): string | undefined {
+/**
+ * Reads a tag back from its slug; the inverse of tagSlug. A long tag's slug (prefix and hash) is
+ * read back only from `known`, the tags that may have made it. Returns undefined for a string
+ * tagSlug never makes.
+ */
+export function tagFromSlug(slug: string, known: Iterable<string> = []): string | undefined {
   if (slug === '') return undefined; // no tag is empty
+  if (HASHED.test(slug)) {
+    for (const tag of known) if (tagSlug(tag) === slug) return tag;
+    return undefined;
+  }
   let tag = '';
   for (let i = 0; i < slug.length; ) {
     if (slug[i] === '~') {
