@@ -433,7 +433,7 @@ export interface WorkflowListUnderscoreItem {
 }
 
 /**
- * The reply of the third-party DNS propagation lookup that `npm run check-links` calls (SPEC 6). Fields not named here are allowed and ignored: the service may add some.
+ * The reply of the third-party DNS propagation lookup that `npm run check-links` calls. Fields not named here are allowed and ignored: the service may add some.
  */
 export interface LookupResponse {
   /**
@@ -484,7 +484,7 @@ export interface LookupServerAnswer {
 }
 
 /**
- * What `npm run check-links -- --json` prints: the lookup health check of every domain (SPEC 6). It never holds the API key.
+ * What `npm run check-links -- --json` prints: the lookup health check of every domain (see the README, `check-links`). It never holds the API key.
  */
 export interface CheckLinksReport {
   /**
