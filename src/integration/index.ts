@@ -89,6 +89,8 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
         if (command === 'dev') {
           injectRoute({ pattern: '/search-index/[...file]', entrypoint: new URL('./routes/search-index.ts', import.meta.url), prerender: true });
           injectRoute({ pattern: '/tags/[tag]/rss.xml', entrypoint: new URL('./routes/tag-feed.ts', import.meta.url), prerender: true });
+          // A site being developed has fewer than the 45,000 pages that start a second sitemap file.
+          for (const pattern of ['/sitemap-index.xml', '/sitemap-0.xml']) injectRoute({ pattern, entrypoint: new URL('./routes/sitemap.ts', import.meta.url), prerender: true });
         }
         updateConfig({
           vite: {

@@ -33,13 +33,13 @@ function freePort(): Promise<number> {
 
 /**
  * Loads `path` until `check` holds for the page's text (the watcher needs a moment to see a write);
- * returns the text. A load the dev server's reload message interrupts is tried again.
+ * returns the text. A load the dev server's reload message interrupts, or a slow one, is tried again.
  */
 async function eventually(path: string, check: (text: string, status: number) => boolean): Promise<string> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   for (let text = '', status = 0; ; ) {
     try {
-      const response = await page.goto(`${origin}${path}`);
+      const response = await page.goto(`${origin}${path}`, { waitUntil: 'domcontentloaded', timeout: 15_000 });
       status = response?.status() ?? 0;
       // Astro shows a page's error in Vite's error overlay, drawn in a shadow root.
       text =
@@ -48,7 +48,7 @@ async function eventually(path: string, check: (text: string, status: number) =>
           : await page.locator('body').innerText();
       if (check(text, status)) return text;
     } catch (error) {
-      if (!/ERR_ABORTED|interrupted/.test(String(error))) throw error;
+      if (!/ERR_ABORTED|interrupted|Timeout/.test(String(error))) throw error;
     }
     if (Date.now() > deadline) throw new Error(`${path} never passed its check (status ${status}):\n${text.slice(0, 2000)}\n--- server output ---\n${output.slice(-3000)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -105,6 +105,10 @@ describe('astro dev', () => {
     await eventually('/search/', (text) => text.includes('Dev loop first topic'));
     const feed = await (await fetch(`${origin}/tags/devloop/rss.xml`)).text();
     expect(feed).toContain('Dev loop first topic');
+    const sitemap = await (await fetch(`${origin}/sitemap-0.xml`)).text();
+    expect(sitemap).toContain('<loc>https://flowsmiths.example/topics/dev-loop-first/</loc><lastmod>2099-01-05</lastmod>');
+    expect(sitemap).toContain('<loc>https://flowsmiths.example/tags/devloop/</loc>');
+    expect(await (await fetch(`${origin}/sitemap-index.xml`)).text()).toContain('<loc>https://flowsmiths.example/sitemap-0.xml</loc>');
   });
 
   it('shows an edited title everywhere, and a renamed tag under its new name only', async () => {
