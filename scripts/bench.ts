@@ -85,9 +85,11 @@ const browser = await launchChromium();
 const chromium = browser.version();
 const all: SizeFigures[] = [];
 try {
-  for (const size of [...new Set(sizes)].sort((a, b) => a - b)) {
+  const ordered = [...new Set(sizes)].sort((a, b) => a - b);
+  for (const size of ordered) {
     all.push(await runSize(size, { project, workDir, seed, end, queries, fullBuildMax, stepTimeoutMs, options, browser, log }));
-    console.error(`\n${table(all)}\n`);
+    // The figures so far, while bigger sizes still run; the whole table is printed once at the end.
+    if (size !== ordered.at(-1)) console.error(`\n${table(all)}\n`);
     if (!values.keep) cleanSize(workDir, size);
   }
 } finally {
