@@ -86,7 +86,7 @@ export function tagField(input: HTMLInputElement, choices: () => Choices | undef
     } else if (event.key === 'Escape' && !list.hidden) {
       event.preventDefault();
       open(false);
-    }
+    } else if (event.key === 'Enter') open(false); // the form's submit searches what is typed
   });
   // Pressing on an option keeps the focus in the field; the click picks it.
   list.addEventListener('mousedown', (event) => event.preventDefault());
