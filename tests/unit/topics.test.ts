@@ -257,19 +257,23 @@ describe('workflow', () => {
   const wf = (fields: string) => read({ workflow: `{ ${fields} }` });
   const ok = 'file: A.flow, download: "https://example.com/a.flow"';
 
-  it('needs file and download', () => {
+  // Real lists have items without the author's download: the backup download is still published.
+  it('needs a file; the download is optional', () => {
     expect(wf(ok).problems).toEqual([]);
     expect(onlyProblem(wf('download: "https://example.com/a.flow"'))).toMatchObject({ field: 'workflow.file', message: 'is required' });
-    expect(onlyProblem(wf('file: A.flow'))).toMatchObject({ field: 'workflow.download', message: 'is required' });
+    expect(wf('file: A.flow').problems).toEqual([]);
   });
 
-  it('download, release and screenshot are http or https addresses', () => {
+  it('download and release are http or https addresses; a screenshot is one, or a bare file name', () => {
     for (const bad of ['"javascript:alert(1)"', '"ftp://example.com/a"', 'not-a-url']) {
       expect(onlyProblem(wf(`file: A.flow, download: ${bad}`)).field).toBe('workflow.download');
       expect(onlyProblem(wf(`${ok}, release: ${bad}`)).field).toBe('workflow.release');
+    }
+    for (const bad of ['"javascript:alert(1)"', '"ftp://example.com/a"', '"dir/shot.png"', '".."']) {
       expect(onlyProblem(wf(`${ok}, screenshot: ${bad}`)).field).toBe('workflow.screenshot');
     }
     expect(wf(`${ok}, release: "http://example.com/r", screenshot: "HTTPS://example.com/s.png"`).problems).toEqual([]);
+    expect(wf(`${ok}, screenshot: "Weather menu bar.png"`).problems).toEqual([]);
   });
 
   it('description is at most 100 characters', () => {
