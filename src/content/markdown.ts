@@ -54,25 +54,46 @@ const BLOCK = new Set([
   'blockquote', 'pre', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'details', 'summary',
 ]);
 
-/** The plain text of (sanitised) HTML: markup removed, link text kept, blocks joined by one space, whitespace collapsed. */
+// What ends a block whose text has no punctuation of its own, so that words of two blocks never
+// run together: a heading introduces what follows, items and rows are a list, cells and lines a series.
+const SEPARATOR: Record<string, string> = {
+  h1: ':', h2: ':', h3: ':', h4: ':', h5: ':', h6: ':', summary: ':', dt: ':',
+  li: ';', dd: ';', tr: ';', td: ',', th: ',', br: ',',
+};
+const ENDS_WITH_PUNCTUATION = /[\p{P}]$/u;
+const LIST = new Set(['ul', 'ol', 'dl', 'table']);
+
+/**
+ * The plain text of (sanitised) HTML: markup removed, link text kept, whitespace collapsed;
+ * paragraphs joined by one space, and headings, list items, table cells and line breaks ended by a
+ * separator unless their text ends in punctuation.
+ */
 export function plainText(html: string): string {
   const parts: string[] = [];
+  let last = '';
   const parser = new Parser(
     {
       onopentag(name) {
+        // A line break ends its line; a list or table introduced by text without punctuation follows a colon.
+        const separator = name === 'br' ? SEPARATOR.br : LIST.has(name) ? ':' : undefined;
+        if (separator && last && !ENDS_WITH_PUNCTUATION.test(last)) parts.push((last = separator));
         if (BLOCK.has(name)) parts.push(' ');
       },
       ontext(text) {
         parts.push(text);
+        const trimmed = text.trimEnd();
+        if (trimmed) last = trimmed;
       },
       onclosetag(name) {
+        const separator = name === 'br' ? undefined : SEPARATOR[name];
+        if (separator && last && !ENDS_WITH_PUNCTUATION.test(last)) parts.push((last = separator));
         if (BLOCK.has(name)) parts.push(' ');
       },
     },
     { decodeEntities: true },
   );
   parser.end(html);
-  return parts.join('').replace(/\s+/gu, ' ').trim();
+  return parts.join('').replace(/\s+/gu, ' ').trim().replace(/\s*[:;,]$/u, '');
 }
 
 /**
@@ -95,7 +116,9 @@ export function cutExcerpt(text: string, length: number): string {
     const lastSpace = head.lastIndexOf(' ');
     if (lastSpace > 0) head.length = lastSpace;
   }
-  return `${head.join('').trimEnd()}…`;
+  // `risk.…` reads as a typo: the ellipsis takes the place of the punctuation it follows.
+  const kept = head.join('').trimEnd();
+  return `${kept.replace(/[.,:;]+$/u, '') || kept}…`;
 }
 
 /** A topic's excerpt from its sanitised HTML. */

@@ -10,7 +10,7 @@ const textOf = (markdown: string) => plainText(renderTopicHtml(markdown));
 
 describe('plainText', () => {
   it('removes Markdown markup and keeps the words', () => {
-    expect(textOf('# Title\n\nSome **bold**, *em* and `code`.')).toBe('Title Some bold, em and code.');
+    expect(textOf('# Title\n\nSome **bold**, *em* and `code`.')).toBe('Title: Some bold, em and code.');
   });
 
   it('keeps the text of links, not their addresses', () => {
@@ -19,14 +19,16 @@ describe('plainText', () => {
     expect(textOf('[docs](https://example.com/docs)')).not.toContain('(');
   });
 
-  it('joins paragraphs, list items and table cells with one space', () => {
+  it('joins paragraphs with one space, and ends headings, list items, table cells and lines so words never run together', () => {
     expect(textOf('First.\n\nSecond.\n\n\n\nThird.')).toBe('First. Second. Third.');
-    expect(textOf('Intro:\n\n- one\n- two\n\n1. three')).toBe('Intro: one two three');
-    expect(textOf('| a | b |\n|---|---|\n| 1 | 2 |')).toBe('a b 1 2');
-    expect(textOf('line one  \nline two')).toBe('line one line two');
-    // Without any whitespace in the HTML between the blocks, too.
-    expect(plainText('one<p>two</p>three<ul><li>a<ul><li>b</li></ul></li></ul>')).toBe('one two three a b');
-    expect(plainText('<td>1</td><td>2</td>')).toBe('1 2');
+    expect(textOf('Intro:\n\n- one\n- two\n\n1. three')).toBe('Intro: one; two; three');
+    expect(textOf('| a | b |\n|---|---|\n| 1 | 2 |')).toBe('a, b, 1, 2');
+    expect(textOf('line one  \nline two')).toBe('line one, line two');
+    expect(textOf('## What you get\n\nTemperature and a condition emoji.')).toBe('What you get: Temperature and a condition emoji.');
+    // Text that ends in punctuation of its own gets no second mark.
+    expect(textOf('## Done?\n\n- first.\n- second!\n')).toBe('Done? first. second!');
+    expect(plainText('one<p>two</p>three<ul><li>a<ul><li>b</li></ul></li></ul>')).toBe('one two three: a: b');
+    expect(plainText('<td>1</td><td>2</td>')).toBe('1, 2');
   });
 
   it('collapses whitespace of every kind, including no-break spaces and tabs', () => {
@@ -100,13 +102,16 @@ describe('cutExcerpt', () => {
           return;
         }
         expect(excerpt.endsWith('…')).toBe(true);
+        if (/[^.,]/.test(excerpt.slice(0, -1))) expect(excerpt).not.toMatch(/[.,]…$/);
         const head = excerpt.slice(0, -1);
         expect(text.startsWith(head)).toBe(true);
         expect([...head].length).toBeLessThanOrEqual(length);
         expect(head.length).toBeGreaterThan(0);
         const firstChars = [...text].slice(0, length).join('');
-        if (firstChars.includes(' ')) expect(text[head.length]).toBe(' ');
-        else expect(head).toBe(firstChars);
+        // At a word boundary (the ellipsis taking the place of the punctuation the cut ended on) …
+        if (firstChars.includes(' ')) expect(text.slice(head.length)).toMatch(/^[.,]* /);
+        // … unless the first word alone is longer than the length.
+        else expect(head).toBe(firstChars.replace(/[.,]+$/, '') || firstChars);
       }),
       { numRuns: 2000 },
     );
@@ -117,7 +122,7 @@ describe('topicExcerpt', () => {
   it('is the cut plain text of the post', () => {
     const html = renderTopicHtml('Hello **there**, [friend](https://example.com).\n\nSecond paragraph here.');
     expect(topicExcerpt(html, 200)).toBe('Hello there, friend. Second paragraph here.');
-    expect(topicExcerpt(html, 25)).toBe('Hello there, friend.…');
+    expect(topicExcerpt(html, 25)).toBe('Hello there, friend…');
   });
 });
 
