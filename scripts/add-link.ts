@@ -7,7 +7,7 @@ import { ADD_LINK_COMMAND, ADD_LINK_OPTIONS, addLink } from '../src/cli/add-link
 import { utcDay } from '../src/content/dates.ts';
 import { parseArgs, printProblems, projectRoot } from '../src/cli/project.ts';
 
-const outcome = addLink(projectRoot(), parseArgs(process.argv.slice(2), ADD_LINK_OPTIONS, ADD_LINK_COMMAND), utcDay(Date.now()));
+const outcome = await addLink(projectRoot(), parseArgs(process.argv.slice(2), ADD_LINK_OPTIONS, ADD_LINK_COMMAND), utcDay(Date.now()));
 if ('problems' in outcome) {
   printProblems(outcome.problems);
   if (outcome.advice) console.error(outcome.advice);

@@ -1,14 +1,19 @@
 /**
  * `add-link`: checks one documentation link record by the rules of links.json (SPEC 2.4) and
  * appends it at the end of the file, leaving the records already there byte for byte as they were.
- * The file is replaced atomically: an interrupted run leaves the old file.
+ * The file is replaced atomically: an interrupted run leaves the old file. Runs at once take turns
+ * (the content folder's lock, src/cli/lock.ts) and each reads the file under the lock, so none
+ * loses another's record.
  */
+import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isProblem, parseJsonFile, readJsonFile } from '../content/json-file.ts';
 import { newLinkProblems, readLinks, type LinkRecord } from '../content/links.ts';
 import type { Problem } from '../content/problems.ts';
 import { writeFileAtomic } from './atomic-file.ts';
-import { contentDir } from './project.ts';
+import { contentDir, projectOptions } from './project.ts';
+import { CONTENT_LOCK, LockBusyError, withLock } from './lock.ts';
+import type { JsonLimits } from '../content/json-file.ts';
 
 export const ADD_LINK_COMMAND = 'add-link';
 
@@ -81,11 +86,25 @@ export type AddLinkOutcome = { added: string } | { problems: Problem[]; advice?:
  * default). The arguments' own problems are reported with the record's, at once; a file that
  * already has problems is never appended to.
  */
-export function addLink(root: string, args: { values: Record<string, string | boolean>; problems: Problem[] }, today: string): AddLinkOutcome {
-  const path = join(contentDir(root, args.values.content as string | undefined), 'links.json');
+export async function addLink(root: string, args: { values: Record<string, string | boolean>; problems: Problem[] }, today: string): Promise<AddLinkOutcome> {
+  const folder = contentDir(root, args.values.content as string | undefined);
+  const shown = relative(root, folder).startsWith('..') ? folder : relative(root, folder) || '.';
+  if (!existsSync(folder)) return { problems: [...args.problems, { file: shown, field: '(folder)', message: `the content folder ${shown} does not exist` }] };
+  const { options } = await projectOptions(root);
+  try {
+    return await withLock(join(folder, CONTENT_LOCK), () => addLinkNow(root, folder, args, today, options.limits), { waitMs: 60_000 });
+  } catch (error) {
+    if (error instanceof LockBusyError) return { problems: [{ file: shown, field: '(lock)', message: error.message }] };
+    throw error;
+  }
+}
+
+/** addLink's work, under the content folder's lock: read the file as it is now, check, append. */
+function addLinkNow(root: string, folder: string, args: { values: Record<string, string | boolean>; problems: Problem[] }, today: string, limits: JsonLimits): AddLinkOutcome {
+  const path = join(folder, 'links.json');
   const file = relative(root, path).startsWith('..') ? path : relative(root, path);
 
-  const json = readJsonFile(path, file, { text: '[]\n' });
+  const json = readJsonFile(path, file, { text: '[]\n' }, limits);
   const fileProblems = isProblem(json) ? [json] : readLinks(json, file).problems;
   if (isProblem(json) || fileProblems.length > 0) return { problems: fileProblems, advice: `${file} has problems: fix them before adding a record.` };
   const existing = json.data as LinkRecord[];

@@ -3,7 +3,7 @@
  * both read the old files and each write its own version). The file holds the owner's pid and
  * start time; a lock whose process is gone, or older than `staleMs`, is taken over.
  */
-import { openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 
 export interface LockOptions {
   /** How long to wait for another run to finish, in milliseconds (default 10 s). */
@@ -11,6 +11,9 @@ export interface LockOptions {
   /** A lock older than this is stale even if its pid is alive (pids are reused); default 10 minutes. */
   staleMs?: number;
 }
+
+/** The lock file of a content folder: every command that changes the folder takes it. */
+export const CONTENT_LOCK = '.tagsite-content.lock';
 
 /** The lock is held by a run that is still going. */
 export class LockBusyError extends Error {}
@@ -38,6 +41,27 @@ function isStale(path: string, staleMs: number): boolean {
   return !processAlive(owner.pid) || Date.now() - owner.since > staleMs;
 }
 
+/**
+ * Removes a stale lock so that only one waiting run can: it is renamed away first (one rename
+ * wins), and a lock that a run took meanwhile, found under the new name, is put back.
+ */
+function takeOver(path: string, staleMs: number): void {
+  const moved = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.stale`;
+  try {
+    renameSync(path, moved);
+  } catch {
+    return; // another run moved it first
+  }
+  if (!isStale(moved, staleMs)) {
+    try {
+      linkSync(moved, path);
+    } catch {
+      // A third run holds the path now; the lock moved was taken over as stale a moment too late.
+    }
+  }
+  rmSync(moved, { force: true });
+}
+
 /** Runs `work` while holding the lock file at `path`; the lock is removed afterwards, also when `work` throws. */
 export async function withLock<T>(path: string, work: () => T | Promise<T>, options: LockOptions = {}): Promise<T> {
   const { waitMs = 10_000, staleMs = 10 * 60_000 } = options;
@@ -51,7 +75,7 @@ export async function withLock<T>(path: string, work: () => T | Promise<T>, opti
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       if (isStale(path, staleMs)) {
-        rmSync(path, { force: true });
+        takeOver(path, staleMs);
         continue;
       }
       if (Date.now() > deadline) throw new LockBusyError(`another run is changing these files (lock file ${path}); try again when it has finished`);

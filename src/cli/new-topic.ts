@@ -14,6 +14,8 @@ import { readTopic } from '../content/topics.ts';
 import { normaliseTag } from '../model/tags.ts';
 import type { Problem } from '../content/problems.ts';
 import { contentDir, parseArgs, projectOptions } from './project.ts';
+import { CONTENT_LOCK, LockBusyError, withLock } from './lock.ts';
+import type { ResolvedOptions } from '../integration/options.ts';
 
 const COMMAND = 'new-topic';
 const OPTIONS = { title: 'string', forum: 'string', category: 'string', tags: 'string', author: 'string', slug: 'string', content: 'string' } as const;
@@ -131,8 +133,25 @@ function gitUserName(): string | undefined {
 /** What a run did: the line to print, or every problem that stopped it. */
 export type NewTopicOutcome = { created: string } | { problems: Problem[] };
 
-/** Writes the topic file `args` describe into the content folder of the project at `root`, dated `today`. */
+/**
+ * Writes the topic file `args` describe into the content folder of the project at `root`, dated
+ * `today`. Runs at once take turns (the content folder's lock), each choosing its slug from the
+ * topics there under the lock, so two runs with one title get `title` and `title-2`.
+ */
 export async function newTopic(root: string, args: NewTopicArguments, today: string): Promise<NewTopicOutcome> {
+  const folder = contentDir(root, args.values.content);
+  // Read before taking the lock: loading the config is the slow part of a run.
+  const { options } = await projectOptions(root);
+  if (!existsSync(folder)) return newTopicNow(root, args, today, options); // it says what is missing
+  try {
+    return await withLock(join(folder, CONTENT_LOCK), () => newTopicNow(root, args, today, options), { waitMs: 60_000 });
+  } catch (error) {
+    if (error instanceof LockBusyError) return { problems: [{ file: COMMAND, field: '(lock)', message: error.message }] };
+    throw error;
+  }
+}
+
+function newTopicNow(root: string, args: NewTopicArguments, today: string, options: ResolvedOptions): NewTopicOutcome {
   const shown = (path: string) => (relative(root, path).startsWith('..') ? path : relative(root, path).split(sep).join('/'));
   const { values, positional } = args;
   const problems = [...args.problems];
@@ -184,8 +203,7 @@ export async function newTopic(root: string, args: NewTopicArguments, today: str
   });
 
   // The build's own rules, on exactly the text about to be written.
-  const { options } = await projectOptions(root);
-  const checked = readTopic(shown(path), text, { contentTypes, excerptLength: options.excerptLength });
+  const checked = readTopic(shown(path), text, { contentTypes, excerptLength: options.excerptLength, limits: options.limits });
   problems.push(...checked.problems.map((problem) => argumentProblem(problem, COMMAND)));
   if (problems.length > 0) return { problems };
   if (checked.topic?.title !== title) return { problems: [{ file: COMMAND, field: 'title', message: 'could not be written so that it reads back the same; nothing was written' }] };

@@ -167,7 +167,8 @@ describe('an interrupted run', () => {
     expect(result.stdout).not.toContain('added');
     expect(readFileSync(file, 'utf8')).toBe(sampleText);
     // The new text had been written in full, to the temporary file only.
-    const temps = readdirSync(dir).filter((name) => name !== 'links.json');
+    // (The lock it held is left too: its process is gone, so the next run takes it over.)
+    const temps = readdirSync(dir).filter((name) => name !== 'links.json' && name !== '.tagsite-content.lock');
     expect(temps).toHaveLength(1);
     expect(JSON.parse(readFileSync(join(dir, temps[0]!), 'utf8')).at(-1).link).toBe(good.link);
 
@@ -177,11 +178,11 @@ describe('an interrupted run', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).at(-1).link).toBe(good.link);
   });
 
-  it('a content folder that cannot be written is a one-line error, not a stack trace', async () => {
+  it('a content folder that does not exist is a one-line error, not a stack trace', async () => {
     const missing = join(dir, 'no', 'such', 'folder');
     const result = await runScript('add-link', ['--content', missing, ...argsOf(good)]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/links\.json: \(file\): could not be written \(ENOENT\); it was left unchanged/);
+    expect(result.stderr).toMatch(/folder: \(folder\): the content folder \S+ does not exist/);
     expect(result.stderr).not.toMatch(/^\s+at /m);
     expect(existsSync(missing)).toBe(false);
     mkdirSync(missing, { recursive: true });
@@ -190,4 +191,27 @@ describe('an interrupted run', () => {
 
 it('never touches the project\'s own content/links.json', () => {
   expect(readFileSync(sampleLinks, 'utf8')).toBe(sampleText);
+});
+
+describe('runs at once (SPEC 7: two runs at once never lose a record)', () => {
+  it('each adds its record: they take turns under the content folder\'s lock, reading the file anew', async () => {
+    const runs = Array.from({ length: 8 }, (_, i) => addLink({ ...good, name: `Tool ${i}`, link: `https://tool${i}.example/docs` }));
+    const results = await Promise.all(runs);
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    const records = JSON.parse(readFileSync(file, 'utf8')) as Array<{ link: string }>;
+    const links = records.map((record) => record.link);
+    for (let i = 0; i < 8; i++) expect(links).toContain(`https://tool${i}.example/docs`);
+    expect(records).toHaveLength(JSON.parse(sampleText).length + 8);
+    // Each run said which record it added: 14 to 21, each once.
+    const numbers = results.map((result) => Number(/as record (\d+)/.exec(result.stdout)![1])).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 8 }, (_, i) => 14 + i));
+    expect(existsSync(join(dir, '.tagsite-content.lock'))).toBe(false);
+  }, 120_000);
+
+  it('a lock left by a run that is gone is taken over', async () => {
+    writeFileSync(join(dir, '.tagsite-content.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, since: Date.now() }));
+    const result = await addLink({ ...good, timestamp: '2025-02-28' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).at(-1).link).toBe(good.link);
+  });
 });

@@ -160,3 +160,12 @@ describe('refusals', () => {
     expect(existsSync(join(scratch, 'nowhere'))).toBe(false);
   });
 });
+
+describe('runs at once', () => {
+  it('each writes its own file: the slug is chosen under the content folder\'s lock', async () => {
+    const results = await Promise.all(Array.from({ length: 5 }, () => newTopic(['Same title', '--forum', 'help', '--tags', 'api', '--author', 'a'])));
+    const paths = results.map(createdPath);
+    expect(new Set(paths).size).toBe(5);
+    for (const path of paths) expect(existsSync(path)).toBe(true);
+  }, 120_000);
+});
