@@ -1,13 +1,14 @@
 /**
  * `check-links`: the lookup health check (SPEC 6) of one domain or of every domain of links.json.
- * The key comes only from the caller (the environment); everything printed goes through `io`,
- * which the caller makes redact it.
+ * The key comes only from the caller (the environment) and goes only into the request address
+ * (lookupRequestUrl); what is printed is built from the domain, the status and reply text that
+ * does not repeat the key, never edited afterwards.
  */
 import { join, relative } from 'node:path';
 import { isProblem, readJsonFile } from '../content/json-file.ts';
 import { readLinks } from '../content/links.ts';
 import { formatProblem, type Problem } from '../content/problems.ts';
-import { checkReport, isDomainName, judgeReply, linkDomains, lookupRequestUrl, redactReport, reportTable } from './lookup.ts';
+import { checkReport, isDomainName, judgeReply, linkDomains, lookupRequestUrl, reportTable } from './lookup.ts';
 import { askLookup, mapWithLimit } from './lookup-client.ts';
 import { contentDir, projectOptions } from './project.ts';
 
@@ -24,7 +25,7 @@ const RETRIES = 2;
 
 type Values = Record<string, string | boolean>;
 
-/** Where the command writes: stdout, stderr (both already redacting the key), and whether stderr is a terminal. */
+/** Where the command writes: stdout, stderr, and whether stderr is a terminal. */
 export interface CheckLinksIo {
   out: (text: string) => void;
   err: (text: string) => void;
@@ -108,11 +109,11 @@ async function run(root: string, args: { values: Values; problems: Problem[] }, 
     const reply = await askLookup(lookupRequestUrl(base, domain, env.key), { timeoutMs, retries: RETRIES, backoffMs });
     done++;
     showProgress();
-    return judgeReply(domain, reply);
+    return judgeReply(domain, reply, env.key);
   });
   if (io.progress) io.err('\r\x1b[K');
 
-  const report = redactReport(checkReport(base, checks), env.key);
+  const report = checkReport(base, checks);
   io.out(values.json ? `${JSON.stringify(report, null, 2)}\n` : reportTable(report));
   return report.ok ? 0 : 1;
 }

@@ -18,11 +18,15 @@ export interface LookupClientOptions {
 
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Why a request failed, in words, from a fetch error (its `cause` holds the system error code). */
+/**
+ * Why a request failed, from a fetch error: the system error code (`ECONNREFUSED`) or the error's
+ * name, never its message, which may quote the request address and so the key.
+ */
 function failureMessage(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const detail = cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
-  return `could not reach the lookup service (${detail})`;
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  const name = error instanceof Error ? error.name : typeof error;
+  return `could not reach the lookup service (${code ?? name})`;
 }
 
 /** One attempt: the status and the whole body, or a failure (timed out, unreachable). */

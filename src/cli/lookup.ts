@@ -1,7 +1,8 @@
 /**
  * The lookup health check's rules (SPEC 6), without the network: which domains to check, the
  * request address, what a reply means, and the report. The API key only ever enters the request
- * address; `redactKey` takes it out of anything that is printed.
+ * address (lookupRequestUrl, the one place), which is never printed; a reply that repeats the key
+ * is judged without showing its text (repeatsKey), so nothing printed is ever edited afterwards.
  */
 import type { CheckLinksReport, DomainCheck, LookupResponse, LookupServerAnswer, ServerProblem } from '../content/schema-types.ts';
 import type { LinkRecord } from '../content/links.ts';
@@ -46,21 +47,17 @@ export function shownLookupUrl(lookupUrl: string): string {
   }
 }
 
-/**
- * Removes the API key from text that may be printed, in every form a URL or a message could
- * hold it (as given, URL-encoded, form-encoded, inside a JSON string).
- */
-export function redactKey(text: string, key: string): string {
-  if (!key) return text;
-  const forms = new Set([key, encodeURIComponent(key), new URLSearchParams({ k: key }).toString().slice(2), JSON.stringify(key).slice(1, -1)]);
-  let out = text;
-  for (const form of [...forms].sort((a, b) => b.length - a.length)) out = out.split(form).join('***');
-  return out;
-}
+/** Keys shorter than this are no secret that text could avoid (a one-letter key is in most words): only longer ones are looked for. */
+const SECRET_LENGTH = 6;
 
-/** The report with the key taken out of every text in it (a reply may echo the key back). */
-export function redactReport(report: CheckLinksReport, key: string): CheckLinksReport {
-  return JSON.parse(JSON.stringify(report), (_name, value: unknown) => (typeof value === 'string' ? redactKey(value, key) : value)) as CheckLinksReport;
+/**
+ * Whether text from a reply holds the API key in any form a URL or a message could (as given,
+ * URL-encoded, form-encoded, inside a JSON string). Such text is not shown at all.
+ */
+export function repeatsKey(text: string, key: string): boolean {
+  if (key.length < SECRET_LENGTH) return false;
+  const forms = [key, encodeURIComponent(key), new URLSearchParams({ k: key }).toString().slice(2), JSON.stringify(key).slice(1, -1)];
+  return forms.some((form) => text.includes(form));
 }
 
 /** The addresses of an `expectedresponse` or a `resultvalue`: separated by spaces (or commas), compared without case. */
@@ -93,25 +90,30 @@ function errorCheck(domain: string, error: string): DomainCheck {
   return { domain, status: 'error', expected: [], servers: 0, problems: [], error };
 }
 
-/** A short, single-line quotation of a reply body for an error message. */
-function quote(body: string): string {
+/** A short, single-line quotation of a reply body for an error message; none when the body repeats the key. */
+function quote(body: string, key: string): string {
+  if (repeatsKey(body, key)) return '(its text is not shown: it repeats the API key)';
   const line = body.replace(/\s+/g, ' ').trim();
   return JSON.stringify(line.length > 120 ? `${line.slice(0, 119)}…` : line);
 }
 
-/** Judges one domain's reply: an error when it cannot be read, else the servers that disagree. */
-export function judgeReply(domain: string, reply: LookupReply): DomainCheck {
+/**
+ * Judges one domain's reply: an error when it cannot be read, else the servers that disagree.
+ * `key` is only compared with the reply's text, so a reply repeating it is never shown.
+ */
+export function judgeReply(domain: string, reply: LookupReply, key = ''): DomainCheck {
   if (reply.kind === 'failure') return errorCheck(domain, reply.message);
   if (reply.status < 200 || reply.status > 299) {
     const tries = (reply.attempts ?? 1) > 1 ? ` (after ${reply.attempts} attempts)` : '';
-    return errorCheck(domain, `the lookup service answered HTTP ${reply.status}${tries}${reply.body.trim() ? `: ${quote(reply.body)}` : ''}`);
+    return errorCheck(domain, `the lookup service answered HTTP ${reply.status}${tries}${reply.body.trim() ? `: ${quote(reply.body, key)}` : ''}`);
   }
   let data: unknown;
   try {
     data = JSON.parse(reply.body);
   } catch {
-    return errorCheck(domain, `the reply is not JSON: ${reply.body.trim() ? quote(reply.body) : '(empty)'}`);
+    return errorCheck(domain, `the reply is not JSON: ${reply.body.trim() ? quote(reply.body, key) : '(empty)'}`);
   }
+  if (repeatsKey(reply.body, key)) return errorCheck(domain, 'the reply repeats the API key, so its text is not shown');
   const problems = schemaProblems('lookupResponse', data, 'reply', () => undefined);
   if (problems.length > 0) {
     return errorCheck(domain, `the reply does not match schemas/lookup-response.schema.json: ${problems.map((p) => formatProblem(p).slice('reply: '.length)).join('; ')}`);

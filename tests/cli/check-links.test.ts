@@ -155,11 +155,11 @@ describe('one domain at a time', () => {
     expect(report.domains[0]!.problems).toEqual([{ location: 'Nairobi, Kenya', resultvalue: '', resultstatus: 'fail', message: 'status "fail", not "ok"' }]);
   });
 
-  it('a plain-text quota reply is a clear error (and the key it echoes is hidden)', async () => {
+  it('a plain-text quota reply is a clear error (its text, which repeats the key, is not shown)', async () => {
     const { result, report } = await checkJson('quota.example');
     expect(result.code).toBe(1);
     expect(report.domains[0]).toMatchObject({ status: 'error', servers: 0, problems: [] });
-    expect(report.domains[0]!.error).toBe('the reply is not JSON: "API quota exceeded for key ***. Upgrade your plan."');
+    expect(report.domains[0]!.error).toBe('the reply is not JSON: (its text is not shown: it repeats the API key)');
   });
 
   it('malformed JSON is a clear error', async () => {
@@ -188,11 +188,29 @@ describe('one domain at a time', () => {
     expect(hits.get('down.example')).toBe(3);
   });
 
-  it('an HTTP error page quoting the request shows it without the key', async () => {
+  it('an HTTP error page quoting the request gives the status only', async () => {
     const { result, report } = await checkJson('denied.example');
     expect(result.code).toBe(1);
-    expect(report.domains[0]!.error).toMatch(/^the lookup service answered HTTP 403: "Forbidden: \/api\/propagation\/\?domain=denied\.example&apikey=\*\*\*&output=json"$/);
+    expect(report.domains[0]!.error).toBe('the lookup service answered HTTP 403: (its text is not shown: it repeats the API key)');
   });
+
+  it.each([['one character', 'e'], ['one character (k)', 'k'], ['a hundred characters', 'x'.repeat(99) + 'Q']])(
+    'with a key of %s, --json is the documented JSON and the table reads as written',
+    async (_name, key) => {
+      const env = { LOOKUP_API_KEY: key, LOOKUP_URL: lookupUrl };
+      const json = await runScript('check-links', ['--domain', 'ok.example', '--json'], env);
+      expect(json.code, json.stderr).toBe(0);
+      const report = JSON.parse(json.stdout) as CheckLinksReport;
+      const validate = validatorFor('checkLinksReport');
+      expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+      expect(Object.keys(report)).toEqual(['ok', 'lookupUrl', 'domains']);
+      expect(report.lookupUrl).toBe(lookupUrl);
+      const table = await runScript('check-links', ['--domain', 'ok.example'], env);
+      expect(table.stdout).toMatch(/^domain\s+result\s+detail$/m);
+      expect(table.stdout).not.toContain('***');
+      if (key.length > 1) expect(json.stdout + json.stderr + table.stdout + table.stderr).not.toContain(key);
+    },
+  );
 
   it('a hanging reply times out (per request, no retry) and the run still ends', async () => {
     const started = Date.now();
