@@ -7,6 +7,35 @@ import { Parser } from 'htmlparser2';
 // plugins, so topics do not go through it; site pages (MDX) are trusted code and do.
 const marked = new Marked({ gfm: true, async: false });
 
+/**
+ * Whether a link or image address is safe with these schemes: read as browsers read it (WHATWG URL
+ * parsing strips C0 controls, spaces, tabs and line breaks) and as laxer readers may (feed readers,
+ * mail clients: any Unicode space, control or invisible format character dropped), it is relative
+ * or has one of the schemes. So `&#x2000;javascript:` or `java\tscript:` never survives.
+ */
+export function safeUrl(value: string, schemes: readonly string[]): boolean {
+  const squeezed = value.replace(/[\p{White_Space}\p{Cc}\p{Cf}]/gu, '');
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(squeezed)?.[1]?.toLowerCase();
+  if (scheme !== undefined && !schemes.includes(scheme)) return false;
+  if (/^\/\//.test(squeezed) || /^\\/.test(squeezed)) return false; // protocol-relative: another host
+  try {
+    const parsed = new URL(value, 'https://relative.invalid/');
+    return parsed.origin === 'https://relative.invalid' || schemes.includes(parsed.protocol.slice(0, -1));
+  } catch {
+    return false;
+  }
+}
+
+/** A tag's attribute `name` without an address that safeUrl refuses. */
+function withSafeUrl(attribs: sanitizeHtml.Attributes, name: string, schemes: readonly string[]): sanitizeHtml.Attributes {
+  if (attribs[name] === undefined || safeUrl(attribs[name]!, schemes)) return attribs;
+  const { [name]: _dropped, ...rest } = attribs;
+  return rest;
+}
+
+const LINK_SCHEMES = ['http', 'https', 'mailto'];
+const IMAGE_SCHEMES = ['http', 'https'];
+
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [
     'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'kbd', 'samp',
@@ -30,8 +59,8 @@ const SANITIZE: sanitizeHtml.IOptions = {
   // A heading of level 1 would compete with the topic's title.
   transformTags: {
     h1: 'h2',
-    a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow ugc noopener' }),
-    img: sanitizeHtml.simpleTransform('img', { loading: 'lazy' }),
+    a: (tagName, attribs) => ({ tagName, attribs: { ...withSafeUrl(attribs, 'href', LINK_SCHEMES), rel: 'nofollow ugc noopener' } }),
+    img: (tagName, attribs) => ({ tagName, attribs: { ...withSafeUrl(attribs, 'src', IMAGE_SCHEMES), loading: 'lazy' } }),
     input: (tagName, attribs) => ({ tagName, attribs: attribs.type === 'checkbox' ? { ...attribs, disabled: '' } : attribs }),
   },
   // Task-list checkboxes stay; other inputs go. (Renaming them to a disallowed tag instead makes

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parse, type HTMLElement } from 'node-html-parser';
-import { renderTopicHtml } from '../../src/content/markdown.ts';
+import { renderTopicHtml, safeUrl } from '../../src/content/markdown.ts';
 
 const FORBIDDEN_ELEMENTS = [
   'script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'style', 'link', 'form', 'button', 'select',
@@ -229,5 +229,41 @@ describe('renderTopicHtml keeps harmless Markdown', () => {
 
   it('passes the whole harmless document without a danger', () => {
     expect(dangers(html)).toEqual([]);
+  });
+});
+
+describe('addresses are checked as every reader reads them (WHATWG stripping and laxer readers)', () => {
+  const invisible = [
+    ...Array.from({ length: 0x21 }, (_, code) => code),
+    0x7f, 0x85, 0xa0, 0xad, 0x1680, 0x180e, ...Array.from({ length: 11 }, (_, i) => 0x2000 + i),
+    0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x2028, 0x2029, 0x202f, 0x205f, 0x2060, 0x3000, 0xfeff,
+  ];
+  const schemes = ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'vbscript:msgbox(1)', 'data:text/html,<script>alert(1)</script>'];
+  // What is left of every address in the output, with everything a reader might drop dropped.
+  const addresses = (html: string) =>
+    [...html.matchAll(/(?:href|src)="([^"]*)"/g)].map((m) => m[1]!.replace(/&#x?[0-9a-f]+;|&[a-z]+;/gi, '').replace(/[\p{White_Space}\p{Cc}\p{Cf}]/gu, '').toLowerCase());
+
+  it('no javascript:, vbscript: or data: address survives in any spelling', () => {
+    for (const code of invisible) {
+      const entity = `&#x${code.toString(16)};`;
+      for (const scheme of schemes) {
+        const inside = `${scheme.slice(0, 4)}${entity}${scheme.slice(4)}`;
+        for (const written of [`${entity}${scheme}`, inside, `${entity}${entity}${scheme}`]) {
+          const html = renderTopicHtml(`<a href="${written}">x</a> <img src="${written}"> [y](${written.replace(/[()]/g, '')})`);
+          for (const address of addresses(html)) expect(address, `${written} gave ${html}`).not.toMatch(/^(?:javascript|vbscript|data):/);
+        }
+      }
+    }
+  });
+
+  it('the issue\'s spelling: &#x2000;javascript: loses its href', () => {
+    expect(renderTopicHtml(`<a href='&#x2000;javascript:alert(1)'>x</a>`)).toBe('<p><a rel="nofollow ugc noopener">x</a></p>\n');
+  });
+
+  it('ordinary addresses stay as written', () => {
+    for (const href of ['https://example.com/a?b=c#d', '/topics/x/', '#part', 'mailto:someone@example.com', 'page.html']) {
+      expect(safeUrl(href, ['http', 'https', 'mailto']), href).toBe(true);
+    }
+    for (const href of ['\u2000javascript:x', 'java\tscript:x', '//evil.example/', 'data:,x', ' vbscript:x']) expect(safeUrl(href, ['http', 'https', 'mailto']), href).toBe(false);
   });
 });
