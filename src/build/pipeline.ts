@@ -13,7 +13,7 @@ import { rmSync } from 'node:fs';
 import { loadContentInParallel, type RenderMemory } from '../content/load.ts';
 import { ContentProblemsError, type Problem } from '../content/problems.ts';
 import type { Limits } from '../content/limits.ts';
-import { writeWorkflowHeaders } from '../outputs/headers.ts';
+import { writeSecurityHeaders, writeWorkflowHeaders } from '../outputs/headers.ts';
 import { siteRootUrl } from '../model/urls.ts';
 import { siteProblems } from '../integration/options.ts';
 import { carryOver, codeDigest, forgetPages, noteSource, pruneCaches, rememberedPosts, rememberPages, rememberPosts, reusablePages } from './cache.ts';
@@ -42,6 +42,8 @@ export interface BuildSettings {
   base: string;
   /** Site paths of the workflow list's copies, and their cache lifetime (`_headers`). */
   workflowLists: { paths: string[]; cacheSeconds: number };
+  /** The headers every page is sent with (`_headers`): Content-Security-Policy and the like. */
+  securityHeaders: Record<string, string>;
   /** The problems of the options, found by the integration. */
   problems: Problem[];
   /** Everything in the config that shapes pages (options, `site`, `base`): part of the cache key. */
@@ -114,6 +116,7 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
 
   // 5. Write: the list's cache headers, the search index, tag feeds and sitemap, and the pages reused from the last build.
   writeWorkflowHeaders(fresh, settings.workflowLists.paths, settings.base, settings.workflowLists.cacheSeconds);
+  writeSecurityHeaders(fresh, settings.base, settings.securityHeaders);
   writeSiteFiles(fresh, await store.indexAndFeeds!, { siteRoot, pages, reuse, lastModified: pageDates(store.content!.topics) });
   rmSync(join(fresh, '.prerender'), { recursive: true, force: true });
   carryOver(reuse.reused, settings.outDir, fresh);

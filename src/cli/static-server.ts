@@ -47,6 +47,8 @@ export interface StaticServerOptions {
    * host or CDN that serves precompressed files has them ready.
    */
   precompressed?: string[];
+  /** Further headers of each response by its path, as a host's `_headers` rules give them (see headersForPath). */
+  headers?: (path: string) => Record<string, string>;
 }
 
 export interface StaticHost {
@@ -119,6 +121,7 @@ export async function serveStatic(root: string, base = '/', options: StaticServe
       'cache-control': 'no-cache',
       ...(useGzip ? { 'content-encoding': 'gzip', vary: 'accept-encoding' } : {}),
       'content-length': String(sent.length),
+      ...options.headers?.(path),
     });
     res.end(sent);
     served.push({ path, status: found ? 200 : 404, bytes: raw.length, gzipBytes: gzip?.length, at });

@@ -283,7 +283,7 @@ export interface TagsiteOptions {
     underscoreBackupUrl?: string;
   };
   /**
-   * Where images in topics' first posts may load from (the Content-Security-Policy's img-src in _headers): `same-site` (the default) keeps visitors' addresses from other hosts; `any-host` also allows images from any https address.
+   * Where images in topics' first posts and workflow screenshots may load from (the Content-Security-Policy's img-src in _headers): `same-site` (the default: the site itself and an absolute workflows.screenshotBase) keeps visitors' addresses from other hosts; `any-host` also allows images from any https address.
    */
   topicImages?: 'same-site' | 'any-host';
   /**

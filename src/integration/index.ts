@@ -6,6 +6,7 @@ import { ContentProblemsError, type Problem } from '../content/problems.ts';
 import { printProblems } from '../cli/project.ts';
 import { publishedLists } from '../outputs/workflow-list.ts';
 import { buildStore } from '../build/store.ts';
+import { securityHeaders } from '../outputs/headers.ts';
 import { finishBuild, prepareBuild, type Build } from '../build/pipeline.ts';
 
 const VIRTUAL_ID = 'virtual:tagsite/options';
@@ -71,6 +72,7 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
             site: config.site,
             base: config.base,
             workflowLists: { paths: listPaths, cacheSeconds: resolved.workflows.cacheSeconds },
+            securityHeaders: securityHeaders({ topicImages: resolved.topicImages, connect: [resolved.workflows.primaryUrl, resolved.workflows.backupUrl], images: [resolved.workflows.screenshotBase] }),
             problems: problems.map((problem) => ({ ...problem, file: request.configFile ?? problem.file })),
             configDigest: JSON.stringify([resolved, config.site ?? '', config.base, config.trailingSlash, config.build.format]),
           }));

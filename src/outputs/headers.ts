@@ -1,6 +1,7 @@
 /**
- * HTTP caching of the workflow lists on static hosts: a `_headers` file (Netlify, Cloudflare
- * Pages) gives every list address (both key styles, primary and backup) the client's cache lifetime.
+ * The `_headers` file of static hosts (Netlify, Cloudflare Pages): the workflow lists' cache
+ * lifetime at every list address (both key styles, primary and backup), and the security headers
+ * of every page (Content-Security-Policy, Referrer-Policy, X-Content-Type-Options).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,4 +29,80 @@ export function writeWorkflowHeaders(dir: string, paths: readonly string[], base
   if (!rules) return;
   const separator = existing === '' ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
   writeFileSync(file, `${existing}${separator}${rules}`);
+}
+
+/** What the security headers depend on: where images may come from, and the other hosts pages fetch from. */
+export interface SecurityHeaderOptions {
+  /** The `topicImages` option. */
+  topicImages: 'same-site' | 'any-host';
+  /** Addresses pages fetch or show images from (the workflow lists, the screenshot prefix): absolute ones add their origin. */
+  connect: readonly string[];
+  images: readonly string[];
+}
+
+function origins(addresses: readonly string[]): string[] {
+  return [...new Set(addresses.filter((address) => /^https?:\/\//i.test(address) && URL.canParse(address)).map((address) => new URL(address).origin))];
+}
+
+/**
+ * The headers every page is sent with. The Content-Security-Policy is one the site passes: its
+ * scripts are files (Astro's bundles, first-paint.js), so `script-src 'self'`; Astro inlines small
+ * component styles, so styles also allow 'unsafe-inline' (topics can hold no style: the sanitiser
+ * removes it). Images: the site's own, plus any https host when `topicImages` is `any-host`.
+ */
+export function securityHeaders({ topicImages, connect, images }: SecurityHeaderOptions): Record<string, string> {
+  const imageSources = ["'self'", ...(topicImages === 'any-host' ? ['https:'] : origins(images))];
+  const policy = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    `img-src ${imageSources.join(' ')}`,
+    `connect-src ${["'self'", ...origins(connect)].join(' ')}`,
+    "worker-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return {
+    'Content-Security-Policy': policy,
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'X-Content-Type-Options': 'nosniff',
+  };
+}
+
+/** The `_headers` rule giving every path under `base` the security headers, unless public/_headers already has a rule for that path. */
+export function securityHeaderRules(base: string, headers: Record<string, string>, existing = ''): string {
+  const path = withBase(base, '/*');
+  const named = new Set(existing.split(/\r?\n/).filter((line) => /^\S/.test(line)).map((line) => line.trim()));
+  if (named.has(path)) return '';
+  const lines = Object.entries(headers).map(([name, value]) => `  ${name}: ${value}\n`);
+  return `# Every page: a Content-Security-Policy the site passes (topicImages decides img-src), no referrer to other sites beyond the origin, no MIME sniffing.\n${path}\n${lines.join('')}`;
+}
+
+/** Adds the security rule to `<dir>/_headers`, creating it or appending to what is there. */
+export function writeSecurityHeaders(dir: string, base: string, headers: Record<string, string>): void {
+  const file = join(dir, '_headers');
+  const existing = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const rules = securityHeaderRules(base, headers, existing);
+  if (!rules) return;
+  const separator = existing === '' ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
+  writeFileSync(file, `${existing}${separator}${rules}`);
+}
+
+/** The headers a `_headers` file gives one path: every rule whose pattern (`*` matching anything) matches it, in order. */
+export function headersForPath(rules: string, path: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  let matching = false;
+  for (const line of rules.split(/\r?\n/)) {
+    if (line.trim() === '' || line.trim().startsWith('#')) continue;
+    if (/^\S/.test(line)) {
+      const pattern = new RegExp(`^${line.trim().replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+      matching = pattern.test(path);
+    } else if (matching) {
+      const colon = line.indexOf(':');
+      if (colon > 0) headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+    }
+  }
+  return headers;
 }
