@@ -246,6 +246,10 @@ export interface TagsiteOptions {
    */
   alwaysShowTags?: boolean;
   /**
+   * Name the author beside the date on every listing entry (the entry's date is always shown).
+   */
+  showAuthor?: boolean;
+  /**
    * The workflow lists (hyphenated and underscore keys) and their searching client.
    */
   workflows?: {

@@ -98,6 +98,14 @@ export function noResultsText(query: SearchQuery, typeName?: (id: string) => str
   return filters ? `No topic matches ${filters}.` : 'There are no topics yet.';
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** An entry's date (its last update, the listing's order), the same for every visitor: `4 Mar 2026`, UTC. */
+export function entryDate(ms: number): { iso: string; text: string } {
+  const date = new Date(ms);
+  return { iso: date.toISOString().slice(0, 10), text: `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}` };
+}
+
 /** `3 replies`, `1 reply`. */
 export function repliesText(count: number): string {
   return `${count} ${count === 1 ? 'reply' : 'replies'}`;

@@ -42,9 +42,9 @@ describe('at 360 px', () => {
         const { scrollWidth, innerWidth, wide } = await page.evaluate(() => ({
           scrollWidth: document.documentElement.scrollWidth,
           innerWidth: window.innerWidth,
-          // What sticks out, to say what to fix.
+          // What sticks out, to say what to fix (a code block's lines scroll inside it, not the page).
           wide: [...document.querySelectorAll('body *')]
-            .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1 && !element.closest('.visually-hidden, .skip'))
+            .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1 && !element.closest('.visually-hidden, .skip, pre'))
             .slice(0, 3)
             .map((element) => `${element.tagName.toLowerCase()}.${element.className}`),
         }));
@@ -52,6 +52,29 @@ describe('at 360 px', () => {
         expect(scrollWidth, `${path} (${colorScheme})`).toBeLessThanOrEqual(innerWidth);
       });
     }
+  });
+});
+
+describe('code blocks', () => {
+  it('keep their lines and indentation on a phone, scrolling sideways inside the block', async () => {
+    await withContext({ viewport: { width: 360, height: 740 } }, async (context) => {
+      const page = await context.newPage();
+      await page.goto(`${site.url}/topics/csv-to-json-converter/`);
+      const block = await page.locator('.post pre').first().evaluate((pre) => ({
+        whiteSpace: getComputedStyle(pre).whiteSpace,
+        overflowX: getComputedStyle(pre).overflowX,
+        scrolls: pre.scrollWidth > pre.clientWidth,
+        lines: pre.textContent!.split('\n').filter(Boolean).length,
+        height: pre.getBoundingClientRect().height,
+        lineHeight: parseFloat(getComputedStyle(pre.querySelector('code') ?? pre).lineHeight),
+      }));
+      expect(block.whiteSpace).toBe('pre');
+      expect(block.overflowX).toBe('auto');
+      expect(block.scrolls).toBe(true);
+      // One row per line of code: nothing wrapped (padding and the scroll bar aside).
+      expect(block.height).toBeLessThan((block.lines + 3) * block.lineHeight);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    });
   });
 });
 

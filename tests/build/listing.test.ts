@@ -108,6 +108,12 @@ describe('valid-small with the default options', () => {
       expect(title.getAttribute('href')).toBe(`/topics/${slug}/`);
       expect(textOf(rendered(readPage(outDir, title.getAttribute('href')!)).querySelector('h1'))).toBe(topic.title);
 
+      // Every entry is dated by its last update (the listing's order), the same for every visitor.
+      const date = entry.querySelector('[data-date]')!;
+      expect(date.getAttribute('datetime'), slug).toBe((topic.updated ?? topic.created).slice(0, 10));
+      expect(textOf(date)).toMatch(/^\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}$/);
+      expect(entry.querySelector('[data-author]'), 'no author unless showAuthor').toBeNull();
+
       const excerpt = entry.querySelector('[data-excerpt]')!;
       expect(excerpt.querySelectorAll('*'), 'an excerpt is plain text').toHaveLength(0);
       expect(textOf(excerpt).length).toBeGreaterThan(0);

@@ -24,6 +24,8 @@ export interface ResultRow {
   excerpt: string;
   replies: number;
   tags: string[];
+  author: string;
+  updatedMs: number;
 }
 
 export interface Choices {

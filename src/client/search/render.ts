@@ -1,5 +1,5 @@
 // A search's results in the static listing's markup (Listing.astro, ResultEntry.astro).
-import { entryShowsTags, entryTags, repliesText, resultCountText, searchResultsHeadingText } from '../../model/listing.ts';
+import { entryDate, entryShowsTags, entryTags, repliesText, resultCountText, searchResultsHeadingText } from '../../model/listing.ts';
 import { tagPath, topicPath, withBase } from '../../model/urls.ts';
 import type { SearchQuery } from '../../search/query.ts';
 import { setText } from '../dom.ts';
@@ -35,6 +35,14 @@ function fillEntry(entry: HTMLElement, row: ResultRow, options: ListingOptions, 
   setMarkedText(title, row.title, marks);
   setAttribute(title, 'href', withBase(options.base, topicPath(row.slug)));
   setMarkedText(entry.querySelector('[data-excerpt]')!, row.excerpt, marks);
+  const date = entryDate(row.updatedMs);
+  const time = entry.querySelector('[data-date]');
+  if (time) {
+    setText(time, date.text);
+    setAttribute(time, 'datetime', date.iso);
+  }
+  const author = entry.querySelector('[data-author]');
+  if (author) setText(author, row.author);
   const replies = entry.querySelector('[data-replies]');
   if (replies) setText(replies, repliesText(row.replies));
   const { shown, more } = entryTags(row.tags, options.tagsShown);

@@ -89,7 +89,15 @@ export class Searcher {
     const display = await Promise.all(Array.from(local, (ordinal) => this.row(ordinal)));
     return display.map(([slug, title, excerpt], i) => {
       const ordinal = local[i]!;
-      return { slug, title, excerpt, replies: idx.replies[ordinal]!, tags: idx.topicTags[ordinal]!.map((t) => idx.tagNames[t]!) };
+      return {
+        slug,
+        title,
+        excerpt,
+        replies: idx.replies[ordinal]!,
+        tags: idx.topicTags[ordinal]!.map((t) => idx.tagNames[t]!),
+        author: idx.authorNames[idx.author[ordinal]!] ?? '',
+        updatedMs: idx.updatedMs[ordinal]!,
+      };
     });
   }
 
