@@ -1,7 +1,7 @@
 import matter from 'gray-matter';
 import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import type { TopicFrontMatter } from './schema-types.ts';
-import type { ContentTypeIndex } from './content-types.ts';
+import type { ContentType, ContentTypeIndex } from './content-types.ts';
 import { schemaProblems } from './schema-validation.ts';
 import { parseContentDate } from './dates.ts';
 import { normaliseTag } from '../model/tags.ts';
@@ -116,6 +116,13 @@ export interface TopicReading {
   workflowFile?: { name: string; line?: number };
 }
 
+/** The ids a field could name, to say which are valid: `; valid: a, b, c` (the first 20). */
+function validIds(types: ContentTypeIndex, wanted: (group: ContentType['group']) => boolean): string {
+  const ids = types.list.filter((type) => wanted(type.group)).map((type) => type.id);
+  if (ids.length === 0) return '';
+  return `; valid: ${ids.slice(0, 20).join(', ')}${ids.length > 20 ? `, … (${ids.length} in all)` : ''}`;
+}
+
 /** Reads one topic file: every rule of SPEC 2.1. Returns the topic, or the problems (all of them). */
 export function readTopic(file: string, source: string, context: TopicContext): TopicReading {
   const slug = file.slice(file.lastIndexOf('/') + 1).replace(/\.md$/, '');
@@ -177,13 +184,13 @@ export function readTopic(file: string, source: string, context: TopicContext): 
   } else if (typeof fm.forum === 'string') {
     const type = context.contentTypes.byId.get(fm.forum);
     if ((!type || type.group !== 'forum') && !context.contentTypesUnreadable) {
-      problem('forum', `'${fm.forum}' is not a forum id in content-types.json${type ? ` (it is a ${type.group === 'category' ? 'category' : 'feature category'}: use category)` : ''}`);
+      problem('forum', `'${fm.forum}' is not a forum id in content-types.json${type ? ` (it is a ${type.group === 'category' ? 'category' : 'feature category'}: use category)` : validIds(context.contentTypes, (group) => group === 'forum')}`);
     }
     contentType = fm.forum;
   } else if (typeof fm.category === 'string') {
     const type = context.contentTypes.byId.get(fm.category);
     if ((!type || type.group === 'forum') && !context.contentTypesUnreadable) {
-      problem('category', `'${fm.category}' is not a category or feature category id in content-types.json${type ? ' (it is a forum: use forum)' : ''}`);
+      problem('category', `'${fm.category}' is not a category or feature category id in content-types.json${type ? ' (it is a forum: use forum)' : validIds(context.contentTypes, (group) => group !== 'forum')}`);
     }
     contentType = fm.category;
     contentGroup = 'category';

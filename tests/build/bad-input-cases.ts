@@ -85,7 +85,8 @@ export const contentCases: ContentCase[] = [
     field: '(file)',
     message: /rename to \.md/,
   },
-  { name: 'workflow without download', breakContent: topicWith({ workflow: workflow(undefined) }), file: TOPIC, field: 'workflow.download', message: /is required/, withLine: true },
+  // A download is optional (real lists have items without one); a screenshot is a URL or a bare file name.
+  { name: 'workflow screenshot with a path', breakContent: topicWith({ workflow: `${workflow(undefined)}\n  screenshot: "shots/cleaner.png"` }), file: TOPIC, field: 'workflow.screenshot', message: /shots\/cleaner\.png/, withLine: true },
   { name: 'workflow download javascript:', breakContent: topicWith({ workflow: workflow('"javascript:alert(1)"') }), file: TOPIC, field: 'workflow.download', message: /javascript:alert\(1\)/, withLine: true },
   {
     name: 'workflow description of 101 characters',
