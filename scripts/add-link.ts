@@ -6,6 +6,9 @@
 import { ADD_LINK_COMMAND, ADD_LINK_OPTIONS, addLink } from '../src/cli/add-link.ts';
 import { utcDay } from '../src/content/dates.ts';
 import { parseArgs, printProblems, projectRoot } from '../src/cli/project.ts';
+import { exitWithUsageOnHelp } from '../src/cli/usage.ts';
+
+exitWithUsageOnHelp('add-link');
 
 const outcome = await addLink(projectRoot(), parseArgs(process.argv.slice(2), ADD_LINK_OPTIONS, ADD_LINK_COMMAND), utcDay(Date.now()));
 if ('problems' in outcome) {

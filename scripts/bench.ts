@@ -12,6 +12,9 @@ import { parseArgs, printProblems, projectOptions, projectRoot } from '../src/cl
 import { DEFAULT_END, DEFAULT_SEED, writeCorpus } from './bench/corpus.ts';
 import type { SizeFigures } from './bench/report.ts';
 import type { Problem } from '../src/content/problems.ts';
+import { exitWithUsageOnHelp } from '../src/cli/usage.ts';
+
+exitWithUsageOnHelp('bench');
 
 const root = projectRoot();
 const spec = {

@@ -8,6 +8,9 @@ import { resolve } from 'node:path';
 import { buildStore } from '../src/build/store.ts';
 import { workFolder } from '../src/build/swap.ts';
 import { configProblem, contentDir, parseArgs, printProblems, projectRoot } from '../src/cli/project.ts';
+import { exitWithUsageOnHelp } from '../src/cli/usage.ts';
+
+exitWithUsageOnHelp('build');
 
 const root = projectRoot();
 const args = parseArgs(process.argv.slice(2), { content: 'string', out: 'string', clean: 'boolean' }, 'build');

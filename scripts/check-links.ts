@@ -6,6 +6,9 @@
  */
 import { CHECK_LINKS_COMMAND, CHECK_LINKS_OPTIONS, checkLinks } from '../src/cli/check-links.ts';
 import { parseArgs, projectRoot } from '../src/cli/project.ts';
+import { exitWithUsageOnHelp } from '../src/cli/usage.ts';
+
+exitWithUsageOnHelp('check-links');
 
 const key = process.env.LOOKUP_API_KEY ?? '';
 const out = (text: string) => void process.stdout.write(text);

@@ -5,6 +5,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { renderSchemaTypes } from './schema-types-source.ts';
+import { exitWithUsageOnHelp } from '../src/cli/usage.ts';
+
+exitWithUsageOnHelp('types');
 
 const target = new URL('../src/content/schema-types.ts', import.meta.url);
 writeFileSync(target, await renderSchemaTypes());

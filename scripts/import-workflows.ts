@@ -8,6 +8,9 @@ import { IMPORT_WORKFLOWS_COMMAND, IMPORT_WORKFLOWS_OPTIONS, importArguments, im
 import { formatProblem } from '../src/content/problems.ts';
 import { parseArgs, printProblems, projectRoot } from '../src/cli/project.ts';
 import { utcDay } from '../src/content/dates.ts';
+import { exitWithUsageOnHelp } from '../src/cli/usage.ts';
+
+exitWithUsageOnHelp('import-workflows');
 
 const root = projectRoot();
 const argv = process.argv.slice(2);

@@ -6,6 +6,9 @@
 import { newTopic, newTopicArguments } from '../src/cli/new-topic.ts';
 import { utcDay } from '../src/content/dates.ts';
 import { printProblems, projectRoot } from '../src/cli/project.ts';
+import { exitWithUsageOnHelp } from '../src/cli/usage.ts';
+
+exitWithUsageOnHelp('new-topic');
 
 const outcome = await newTopic(projectRoot(), newTopicArguments(process.argv.slice(2)), utcDay(Date.now()));
 if ('problems' in outcome) {

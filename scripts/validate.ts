@@ -2,6 +2,9 @@
 import { loadContent } from '../src/content/load.ts';
 import { siteProblems } from '../src/integration/options.ts';
 import { contentDir, parseArgs, printProblems, projectOptions, projectRoot } from '../src/cli/project.ts';
+import { exitWithUsageOnHelp } from '../src/cli/usage.ts';
+
+exitWithUsageOnHelp('validate');
 
 const root = projectRoot();
 const args = parseArgs(process.argv.slice(2), { content: 'string' }, 'validate');

@@ -125,5 +125,6 @@ function addLinkNow(root: string, folder: string, args: { values: Record<string,
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     return { problems: [{ file, field: '(file)', message: `could not be written (${reason}); it was left unchanged` }] };
   }
-  return { added: `added ${JSON.stringify(record.name)} as record ${existing.length + 1} of ${file}${json.exists ? '' : ' (new file)'}` };
+  // Counted as every problem line counts records: `[13]` is the fourteenth.
+  return { added: `added ${JSON.stringify(record.name)} to ${file} as [${existing.length}]${json.exists ? '' : ' (new file)'}` };
 }

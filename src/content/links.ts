@@ -7,10 +7,11 @@ import type { Problem } from './problems.ts';
 export type { LinkRecord };
 
 /** The rules of SPEC 2.4 that a schema cannot say: tags already normalised, and one record per link. */
-function recordProblems(record: LinkRecord, index: number, file: string, json: JsonFile, seenLinks: Map<string, number>): Problem[] {
+function recordProblems(record: Partial<LinkRecord>, index: number, file: string, json: JsonFile, seenLinks: Map<string, number>, faultyFields: ReadonlySet<string> = new Set()): Problem[] {
   const problems: Problem[] = [];
-  record.tags.forEach((tag, t) => {
-    if (tag !== normaliseTag(tag)) {
+  // Only the values the schema found no fault in: a record's other problems are not hidden behind one.
+  (Array.isArray(record.tags) ? record.tags : []).forEach((tag, t) => {
+    if (typeof tag === 'string' && !faultyFields.has(`[${index}].tags[${t}]`) && tag !== normaliseTag(tag)) {
       problems.push({
         file,
         line: json.lineOf(`/${index}/tags/${t}`),
@@ -19,6 +20,7 @@ function recordProblems(record: LinkRecord, index: number, file: string, json: J
       });
     }
   });
+  if (typeof record.link !== 'string' || faultyFields.has(`[${index}].link`)) return problems;
   const first = seenLinks.get(record.link);
   if (first !== undefined) {
     problems.push({
@@ -62,7 +64,8 @@ export function newLinkProblems(record: unknown, existing: LinkRecord[], file: s
   const wrapped = [...existing, record];
   const json: JsonFile = { data: wrapped, lineOf: () => undefined };
   const problems = schemaProblems('links', wrapped, file, json.lineOf);
-  if (problems.length > 0) return problems;
+  if (record === null || typeof record !== 'object') return problems;
   const seenLinks = new Map(existing.map((r, i) => [r.link, i] as const));
-  return recordProblems(record as LinkRecord, index, file, json, seenLinks);
+  const faultyFields = new Set(problems.map(({ field }) => field));
+  return [...problems, ...recordProblems(record as Partial<LinkRecord>, index, file, json, seenLinks, faultyFields)];
 }

@@ -116,6 +116,23 @@ export interface TopicReading {
   workflowFile?: { name: string; line?: number };
 }
 
+/**
+ * The first front matter line, up to where YAML gave up (`upTo`, a file line), whose quoted value
+ * is never closed: YAML reports such a mistake lines later, as an indentation error.
+ */
+function unclosedQuote(source: string, upTo: number | undefined): { line: number; mark: string } | undefined {
+  const lines = source.split(/\r?\n/);
+  const last = Math.min(upTo ?? lines.length, lines.length);
+  for (let i = 1; i < last && lines[i] !== '---'; i++) {
+    const value = /^\s*(?:-\s+)?(?:[^\s:#'"][^:#]*:\s+)?(["'])(.*)$/.exec(lines[i]!);
+    if (!value) continue;
+    const [, mark, rest] = value as unknown as [string, string, string];
+    const closed = mark === '"' ? /(?:^|[^\\])"/.test(rest) : rest.replace(/''/g, '').includes("'");
+    if (!closed) return { line: i + 1, mark: mark === '"' ? 'double quote' : 'single quote' };
+  }
+  return undefined;
+}
+
 /** The ids a field could name, to say which are valid: `; valid: a, b, c` (the first 20). */
 function validIds(types: ContentTypeIndex, wanted: (group: ContentType['group']) => boolean): string {
   const ids = types.list.filter((type) => wanted(type.group)).map((type) => type.id);
@@ -145,12 +162,14 @@ export function readTopic(file: string, source: string, context: TopicContext): 
     parsed = matter(source, matterOptions(limits.nestingDepth));
   } catch (error) {
     const yamlError = error as { reason?: string; mark?: { line: number }; message: string };
+    // The YAML text starts right after the opening `---` (its line 0 is the file's line 1).
+    const line = yamlError.mark ? yamlError.mark.line + 1 : undefined;
+    const quote = unclosedQuote(source, line);
     problems.push({
       file,
-      // The YAML text starts right after the opening `---` (its line 0 is the file's line 1).
-      line: yamlError.mark ? yamlError.mark.line + 1 : undefined,
+      line: quote?.line ?? line,
       field: '(front matter)',
-      message: `not valid YAML: ${yamlError.reason ?? yamlError.message.split('\n')[0]}`,
+      message: quote ? `not valid YAML: the ${quote.mark} that opens this value is never closed (a quoted value ends with the same quote)` : `not valid YAML: ${yamlError.reason ?? yamlError.message.split('\n')[0]}`,
     });
     return { problems };
   }

@@ -54,7 +54,8 @@ describe('appending a record', () => {
     const result = await addLink({ ...good, timestamp: '2025-02-28' });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('added "Tidewater <API>" as record 14');
+    // Counted as the file's problem lines count records ([13] is the fourteenth).
+    expect(result.stdout).toMatch(/added "Tidewater <API>" to \S*links\.json as \[13\]/);
     const text = readFileSync(file, 'utf8');
     const lastOld = sampleText.lastIndexOf('}') + 1;
     expect(text.slice(0, lastOld)).toBe(sampleText.slice(0, lastOld));
@@ -143,6 +144,15 @@ describe('refusing', () => {
     expect(lines.map((l) => l.split(':')[1]!.trim()).sort()).toEqual(['--colour', '--credit', '--name', '--timestamp']);
   });
 
+  it('reports every problem of one argument at once: an empty tag and the tags not in lower case', async () => {
+    const lines = expectRefused(await addLink({ ...good, tags: 'API,,Web Search' }), sampleText);
+    expect(lines.sort()).toEqual([
+      'add-link: --tags: tag 1: "API" must be lower case with single inner spaces (write "api")',
+      'add-link: --tags: tag 2: must not be empty',
+      'add-link: --tags: tag 3: "Web Search" must be lower case with single inner spaces (write "web search")',
+    ]);
+  });
+
   it('anything while links.json itself is broken, naming its line', async () => {
     const broken = sampleText.replace('"jq"', '"jq",,');
     writeFileSync(file, broken);
@@ -202,9 +212,9 @@ describe('runs at once (SPEC 7: two runs at once never lose a record)', () => {
     const links = records.map((record) => record.link);
     for (let i = 0; i < 8; i++) expect(links).toContain(`https://tool${i}.example/docs`);
     expect(records).toHaveLength(JSON.parse(sampleText).length + 8);
-    // Each run said which record it added: 14 to 21, each once.
-    const numbers = results.map((result) => Number(/as record (\d+)/.exec(result.stdout)![1])).sort((a, b) => a - b);
-    expect(numbers).toEqual(Array.from({ length: 8 }, (_, i) => 14 + i));
+    // Each run said which record it added: [13] to [20], each once.
+    const numbers = results.map((result) => Number(/as \[(\d+)\]/.exec(result.stdout)![1])).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 8 }, (_, i) => 13 + i));
     expect(existsSync(join(dir, '.tagsite-content.lock'))).toBe(false);
   }, 120_000);
 

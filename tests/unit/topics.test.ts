@@ -323,6 +323,20 @@ describe('front matter', () => {
     expect(problems.map((p) => p.field).sort()).toEqual(['author', 'created', 'forum', 'title']);
   });
 
+  it('an unclosed quote is reported on the line that opens it, not where YAML gives up', () => {
+    for (const [quote, name] of [['"', 'double'], ["'", 'single']] as const) {
+      const text = `---\ntitle: ${quote}Unclosed quote\nauthor: ana\ncreated: 2024-01-10\nforum: help\n---\nbody\n`;
+      expect(readTopic(FILE, text, context).problems).toEqual([
+        { file: FILE, line: 2, field: '(front matter)', message: `not valid YAML: the ${name} quote that opens this value is never closed (a quoted value ends with the same quote)` },
+      ]);
+    }
+    // Quotes that close (escaped and doubled ones included) are not blamed for another mistake.
+    const closed = `---\ntitle: 'It''s fine'\nauthor: "ana \\"the\\" dev"\n\ttags: [a]\ncreated: 2024-01-10\nforum: help\n---\nbody\n`;
+    expect(readTopic(FILE, closed, context).problems).toEqual([
+      { file: FILE, line: 4, field: '(front matter)', message: expect.not.stringContaining('never closed') },
+    ]);
+  });
+
   it('bad YAML is a problem on the line where it goes wrong', () => {
     const text = '---\ntitle: A title\nauthor: ana\n\ttags: [a]\ncreated: 2024-01-10\nforum: help\n---\nbody\n';
     expect(readTopic(FILE, text, context).problems).toEqual([
