@@ -1,0 +1,56 @@
+/** What a long build says: its phases, and on a terminal one updating count of rendered pages. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildProgress, pageRendered } from '../../src/build/progress.ts';
+import { buildStore } from '../../src/build/store.ts';
+
+function stream(isTTY: boolean) {
+  const written: string[] = [];
+  return { written, stream: { isTTY, write: (text: string) => written.push(text) } as unknown as NodeJS.WriteStream };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+  Object.assign(buildStore(), { reuse: undefined, rendered: undefined });
+});
+
+describe('buildProgress', () => {
+  it('keeps a small build quiet when not on a terminal', () => {
+    const { written, stream: out } = stream(false);
+    const progress = buildProgress(999, out);
+    progress.phase('content read');
+    progress.countPages();
+    progress.done();
+    expect(written).toEqual([]);
+  });
+
+  it('prints one line a phase for a long build in a log, and no updating line', () => {
+    vi.useFakeTimers();
+    const { written, stream: out } = stream(false);
+    const progress = buildProgress(1000, out);
+    progress.phase('content read and validated: 1,000 topics');
+    progress.countPages();
+    vi.advanceTimersByTime(2000);
+    progress.phase('writing');
+    expect(written).toHaveLength(2);
+    expect(written[0]).toMatch(/^\[tagsite +\d+\.\d s\] content read and validated: 1,000 topics\n$/);
+    expect(written.join('')).not.toContain('\r');
+  });
+
+  it('on a terminal counts the pages as they render, on one line it rewrites', () => {
+    vi.useFakeTimers();
+    const { written, stream: out } = stream(true);
+    const progress = buildProgress(10, out);
+    Object.assign(buildStore(), { reuse: { previous: new Map(), next: new Map(), reused: new Set() } });
+    progress.countPages();
+    for (let i = 0; i < 1234; i++) pageRendered();
+    vi.advanceTimersByTime(300);
+    expect(written.at(-1)).toBe('\r\x1b[K  1,234 pages rendered');
+    progress.phase('writing the search index');
+    expect(written.slice(-2)).toEqual(['\r\x1b[K', expect.stringMatching(/\] writing the search index\n$/)]);
+  });
+
+  it('counts nothing outside a build (astro dev renders pages too)', () => {
+    pageRendered();
+    expect(buildStore().rendered).toBeUndefined();
+  });
+});
