@@ -110,29 +110,11 @@ function markFirstResult(): void {
 }
 
 /**
- * Gzip bytes a fresh visitor's browser fetches for `path` until its first search result: every
- * response whose request reached the host before the results were shown. What the page fetches
- * after that (a small site's display rows, in the background) is not part of it, however soon the
- * harness gets to read the count.
- */
-export async function bytesToFirstResult(browser: Browser, host: StaticHost, path: string): Promise<Transfer> {
-  const context = await browser.newContext();
-  try {
-    await context.addInitScript(markFirstResult);
-    const page = await context.newPage();
-    host.reset();
-    await page.goto(`${host.url}${path}`);
-    await waitForResults(page);
-    const shownAt = await page.evaluate(() => (window as unknown as { firstResultAt: number }).firstResultAt);
-    return transferred(host.served.filter((response) => response.at <= shownAt));
-  } finally {
-    await context.close();
-  }
-}
-
-/**
- * A shared link opened by a fresh visitor (issue 16): gzip bytes fetched and milliseconds from the
- * start of the navigation until its first results are shown (never the static answer to no filters).
+ * A shared link opened by a fresh visitor: gzip bytes of every response whose request reached the
+ * host before the first results were shown (never the static answer to no filters), and
+ * milliseconds from the start of the navigation until then. What the page fetches after that (a
+ * small site's display rows, in the background) is not part of it, however soon the harness gets
+ * to read the count.
  */
 export async function sharedLinkFirstResult(browser: Browser, host: StaticHost, path: string): Promise<{ transfer: Transfer; ms: number }> {
   const context = await browser.newContext();
@@ -150,6 +132,11 @@ export async function sharedLinkFirstResult(browser: Browser, host: StaticHost, 
   } finally {
     await context.close();
   }
+}
+
+/** Gzip bytes a fresh visitor's browser fetches for `path` until its first search result (see sharedLinkFirstResult). */
+export async function bytesToFirstResult(browser: Browser, host: StaticHost, path: string): Promise<Transfer> {
+  return (await sharedLinkFirstResult(browser, host, path)).transfer;
 }
 
 /**

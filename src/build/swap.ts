@@ -5,6 +5,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { basename, dirname, join } from 'node:path';
+import { processAlive } from '../cli/lock.ts';
 
 /**
  * This process's work folder. Astro builds inside the project: it keeps its prerender chunks under
@@ -15,20 +16,11 @@ export function workFolder(root: string, pid = process.pid): string {
   return join(root, '.tagsite-build', String(pid));
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Deletes the work folders of builds whose process is gone (killed builds leave theirs behind). */
 export function removeDeadWorkFolders(root: string): string[] {
   const dir = join(root, '.tagsite-build');
   if (!existsSync(dir)) return [];
-  const dead = readdirSync(dir).filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid && !isRunning(Number(name)));
+  const dead = readdirSync(dir).filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid && !processAlive(Number(name)));
   for (const name of dead) rmSync(join(dir, name), { recursive: true, force: true });
   return dead;
 }

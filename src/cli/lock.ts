@@ -18,7 +18,8 @@ export const CONTENT_LOCK = '.tagsite-content.lock';
 /** The lock is held by a run that is still going. */
 export class LockBusyError extends Error {}
 
-function processAlive(pid: number): boolean {
+/** Whether a process of this machine is still running (a lock's holder, a build's work folder). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -79,7 +79,8 @@ describe('topicFileText', () => {
 
   it('reads back any title, author and tags exactly, however YAML-like they are', () => {
     const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 80 }).filter((s) => s.trim() === s && s.length > 0 && !/[\r\n]/.test(s));
-    const tag = fc.stringMatching(/^[a-z0-9 +#:,[\]{}'"&<>-]{1,20}$/).map((s) => s.trim().replace(/\s+/g, ' ')).filter((s) => s.length > 0);
+    // No comma: commas separate tags (the tags parameter, the Tags field), so a tag holding one is refused.
+    const tag = fc.stringMatching(/^[a-z0-9 +#:[\]{}'"&<>-]{1,20}$/).map((s) => s.trim().replace(/\s+/g, ' ')).filter((s) => s.length > 0);
     fc.assert(fc.property(text, text, fc.uniqueArray(tag, { maxLength: 4 }), (title, author, tags) => {
       const { topic, problems } = read(topicFileText({ title, author, created: '2026-01-31', forum: 'help', tags }));
       if (problems.length > 0) {
@@ -93,7 +94,7 @@ describe('topicFileText', () => {
     }));
     // The classic traps, by hand.
     for (const title of ['key: value', '# not a comment', "it's", '"quoted"', '- item', 'yes', 'null', '2024-01-01', '[a, b]', '{x}', '*alias', '&anchor', '!tag', '| block', '@at', '%pct']) {
-      expect(read(topicFileText({ title, author: 'a', created: '2026-01-31', forum: 'help', tags: [title.toLowerCase()] })).topic?.title).toBe(title);
+      expect(read(topicFileText({ title, author: 'a', created: '2026-01-31', forum: 'help', tags: [title.toLowerCase().replaceAll(',', '')] })).topic?.title).toBe(title);
     }
   });
 });
