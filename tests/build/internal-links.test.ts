@@ -28,7 +28,8 @@ function expectThorough(references: ReturnType<typeof walkSite>['references'], b
   expect(from(/^rss\.xml$/).length).toBeGreaterThan(40);
   expect(from(/^sitemap-\d+\.xml$/).length).toBeGreaterThan(100);
   expect(from(/^robots\.txt$/)).toHaveLength(1);
-  expect(from(/^_headers$/)).toHaveLength(2);
+  // The four workflow list addresses (two key styles, each with its backup copy).
+  expect(from(/^_headers$/)).toHaveLength(4);
   expect(from(/^_astro\/.*\.js$/).some((reference) => /worker/.test(reference.raw))).toBe(true);
   expect(from(/^api\/workflows\.json$/).length).toBeGreaterThan(0);
   expect(references.some((reference) => reference.folder)).toBe(true);

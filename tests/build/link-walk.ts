@@ -81,7 +81,8 @@ export function referencesIn(site: Site, file: string, text = readFileSync(join(
   else if (file.endsWith('.json')) raws = [...text.matchAll(/"(https?:\/\/[^"\\]+)"/g)].map((match) => match[1]!);
   else if (file.endsWith('.js')) raws = scriptReferences(text);
   else if (file.endsWith('.css')) raws = [...text.matchAll(/url\(\s*["']?([^"')]+)["']?\s*\)/g)].map((match) => match[1]!);
-  else if (posix.basename(file) === '_headers') raws = text.split('\n').filter((line) => line.startsWith('/')).map((line) => line.trim());
+  // A rule's path names a file, unless it is a pattern (`/*`: every page's headers).
+  else if (posix.basename(file) === '_headers') raws = text.split('\n').filter((line) => line.startsWith('/') && !line.includes('*')).map((line) => line.trim());
   const references: Reference[] = [];
   for (const written of raws) {
     const folder = written.startsWith(FOLDER);
