@@ -59,6 +59,8 @@ const SANITIZE: sanitizeHtml.IOptions = {
   // A heading of level 1 would compete with the topic's title.
   transformTags: {
     h1: 'h2',
+    // A code block scrolls sideways on a phone: it takes keyboard focus so it can be scrolled without a pointer.
+    pre: (tagName) => ({ tagName, attribs: { tabindex: '0' } }),
     a: (tagName, attribs) => ({ tagName, attribs: { ...withSafeUrl(attribs, 'href', LINK_SCHEMES), rel: 'nofollow ugc noopener' } }),
     img: (tagName, attribs) => ({ tagName, attribs: { ...withSafeUrl(attribs, 'src', IMAGE_SCHEMES), loading: 'lazy' } }),
     input: (tagName, attribs) => ({ tagName, attribs: attribs.type === 'checkbox' ? { ...attribs, disabled: '' } : attribs }),
@@ -72,6 +74,7 @@ const SANITIZE: sanitizeHtml.IOptions = {
 // Attributes added by transforms must be allowed too.
 (SANITIZE.allowedAttributes as Record<string, string[]>).a!.push('rel');
 (SANITIZE.allowedAttributes as Record<string, string[]>).img!.push('loading');
+(SANITIZE.allowedAttributes as Record<string, string[]>).pre = ['tabindex'];
 
 /** Renders a topic's first post (Markdown) to HTML that is safe to put into a page: no scripts, no event handlers, no `javascript:` URLs. */
 export function renderTopicHtml(markdown: string): string {

@@ -198,6 +198,12 @@ describe('renderTopicHtml keeps harmless Markdown', () => {
     expect(root.querySelector('p > code')?.text).toBe('inline <code>');
   });
 
+  it('a code block takes keyboard focus (it scrolls sideways on a phone), and no other attribute', () => {
+    expect(root.querySelector('pre')?.getAttribute('tabindex')).toBe('0');
+    const written = parse(renderTopicHtml('<pre tabindex="7" onclick="x()" style="color:red">y</pre>')).querySelector('pre')!;
+    expect(written.attributes).toEqual({ tabindex: '0' });
+  });
+
   it('tables with their alignment', () => {
     expect(root.querySelectorAll('table th').map((th) => th.text)).toEqual(['name', 'value']);
     expect(root.querySelectorAll('table td').map((td) => td.text)).toEqual(['a', '1']);
