@@ -63,7 +63,7 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
         if (command === 'build') {
           build = await stopOnProblems(prepareBuild({
             root,
-            outDir: fileURLToPath(config.outDir),
+            outDir: resolve(fileURLToPath(config.outDir)),
             contentDir,
             clean: request.clean ?? false,
             siteTitle: resolved.title,
