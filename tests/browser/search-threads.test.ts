@@ -101,16 +101,26 @@ async function engineSlugs(page: Page): Promise<string[]> {
 
 describe('where /search/ runs its searches', () => {
   it("filters a small site in the page's own thread and starts a worker only for words", async () => {
+    const start = site.served.length;
+    const scripts = () => site.served.slice(start).filter((response) => response.path.endsWith('.js')).map((response) => response.path);
     const { page, workers } = await openSearch();
     await filter(page, 'min_replies', '3');
     expect(await shownSlugs(page)).toEqual(await oracleSlugs(page));
     expect(workers(), 'no worker for structured filters').toBe(0);
+    // Word matching (Fuse.js) is not part of what the page's thread loads for structured filters.
+    const pageScripts = scripts();
+    expect(pageScripts.length).toBeGreaterThan(0);
+    for (const path of pageScripts) expect(readFileSync(join(outDir, path), 'utf8').includes('Fuse'), `${path} holds Fuse.js`).toBe(false);
     const word = content.topics[0]!.title.split(' ')[0]!.toLowerCase();
     await filter(page, 'q', word);
     const found = await shownSlugs(page);
     expect(found.length).toBeGreaterThan(0);
     expect(found).toEqual(await engineSlugs(page));
     expect(workers(), 'words run in a worker, so typing never waits for them').toBe(1);
+    // The worker's own file holds word matching: the first words wait for no second script.
+    const workerScripts = scripts().slice(pageScripts.length);
+    expect(workerScripts).toHaveLength(1);
+    expect(readFileSync(join(outDir, workerScripts[0]!), 'utf8').includes('Fuse'), `${workerScripts[0]} holds Fuse.js`).toBe(true);
     await page.close();
   });
 

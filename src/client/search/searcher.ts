@@ -3,7 +3,7 @@
 import { decodeIndex, order, runSearch, withGlobalOrdinals, type SearchIndex } from '../../search/engine.ts';
 import { FACETS_SHOWN, namedFacets, typeChoices } from '../../search/facets.ts';
 import { SMALL_SITE_MAX_TOPICS, type CoreFile, type DisplayRow, type TagFile, type TagOrdinalsFile, type WordsFile } from '../../search/index-format.ts';
-import { WordMatcher } from '../../search/word-match.ts';
+import type { WordMatcher } from '../../search/word-match.ts';
 import type { Choices, IndexSource, ResultRow, SearchRequest, SearchResults } from './protocol.ts';
 import { comparePopularity } from '../../model/popularity.ts';
 
@@ -50,8 +50,11 @@ export class Searcher {
     const { source } = this;
     const info = this.siteWords ? Promise.resolve(this.siteWords) : this.readJson<WordsFile>('words.json');
     const ordinals = source.kind === 'tag' && !this.index!.global ? this.readJson<TagOrdinalsFile>(`tag-ordinals/${source.slug}.json`) : undefined;
-    this.words = Promise.all([info, ordinals]).then(
-      ([info, ordinals]) => {
+    // Word matching (and Fuse.js with it) loads with the first words: the page's own thread, which
+    // runs only structured filters, never fetches it.
+    const matching = import('../../search/word-match.ts');
+    this.words = Promise.all([info, ordinals, matching]).then(
+      ([info, ordinals, { WordMatcher }]) => {
         if (ordinals) withGlobalOrdinals(this.index!, ordinals);
         return new WordMatcher((path) => this.readJson(path), info);
       },

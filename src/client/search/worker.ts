@@ -2,6 +2,8 @@
 // Searches with words run here, off the main thread, so typing never waits for them (and so do
 // all searches of sites too big to filter in the page's thread).
 import { Searcher } from './searcher.ts';
+// Words are searched here: word matching is part of the worker's own file, never a second request.
+import '../../search/word-match.ts';
 import type { WorkerRequest, WorkerResponse } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
