@@ -131,11 +131,25 @@ function intersect(lists: Uint32Array[], count: number): Uint32Array {
   return current;
 }
 
+/** In a word's `exact` flags: the topic holds the word itself (in the fields searched). */
+export const EXACT_WORD = 1;
+/** In a word's `exact` flags: the topic's title holds the word itself. */
+export const EXACT_IN_TITLE = 2;
+
 /**
  * Word matches for a query, found by the caller (vocabulary + postings): per query word, a score
- * for every global ordinal (0: the topic does not contain the word).
+ * for every global ordinal (0: the topic does not contain the word, not even a prefix or typo of
+ * it) and flags saying where it holds the word itself.
  */
-export type WordMatches = Float64Array[];
+export type WordMatches = Array<{ scores: Float64Array; exact: Uint8Array }>;
+
+/**
+ * Relevancy ranks by what a topic holds exactly before how well it scores: more query words held
+ * exactly first (so every topic holding all of them ranks above any that matches through a prefix
+ * or a typo), then more of them in the title, then the score. Scores stay far below these steps.
+ */
+const EXACT_WORD_RANK = 1e6;
+const TITLE_WORD_RANK = 1e4;
 
 /**
  * The structured filters of SPEC 4.2 (everything but words), applied with the most selective
@@ -191,8 +205,12 @@ export function wordFilter(index: SearchIndex, candidates: Uint32Array, words: W
     let total = 0;
     let hits = 0;
     for (let w = 0; w < words.length; w++) {
-      const s = words[w]![ordinal]!;
-      if (s > 0) (total += s), hits++;
+      const { scores, exact } = words[w]!;
+      const s = scores[ordinal]!;
+      if (s <= 0) continue;
+      hits++;
+      const flags = exact[ordinal]!;
+      total += s + (flags & EXACT_WORD ? EXACT_WORD_RANK : 0) + (flags & EXACT_IN_TITLE ? TITLE_WORD_RANK : 0);
     }
     if (mode === 'all' ? hits === words.length && hits > 0 : hits > 0) {
       kept[size++] = local;

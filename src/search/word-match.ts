@@ -1,7 +1,7 @@
 import Fuse from 'fuse.js';
 import { deltaDecode, type PostingsFile, type VocabFile } from './index-format.ts';
 import { postingsShard, queryWords, vocabKey } from './words.ts';
-import type { WordMatches } from './engine.ts';
+import { EXACT_IN_TITLE, EXACT_WORD, type WordMatches } from './engine.ts';
 
 /** Reads one index file (a path under /search-index/); the browser fetches, tests read from disk. */
 export type IndexReader = <T>(path: string) => Promise<T>;
@@ -131,13 +131,15 @@ export class WordMatcher {
 
   /**
    * Per query word, a score per global ordinal (idf × match weight, doubled for a title hit; 0: no
-   * match). `seen`, when given, receives the terms each word was matched in (typos included), so
-   * results can mark them, and the words no term matched.
+   * match) and where the word itself (not a prefix or typo of it) is (EXACT_WORD, EXACT_IN_TITLE).
+   * `seen`, when given, receives the terms each word was matched in (typos included), so results
+   * can mark them, and the words no term matched.
    */
   async match(q: string, titlesOnly: boolean, seen?: { terms: Set<string>; unmatched: string[] }): Promise<WordMatches> {
     return Promise.all(
       queryWords(q).map(async (word) => {
         const scores = new Float64Array(this.topicCount);
+        const exact = new Uint8Array(this.topicCount);
         // The word's own postings shard is asked for alongside its vocabulary: its terms, and those
         // it is a prefix of, are usually all there, so most words cost one round of fetches.
         this.prefetch(word);
@@ -157,11 +159,13 @@ export class WordMatcher {
           for (let i = 0, t = 0; i < all.length; i++) {
             const ordinal = all[i]!;
             while (t < title.length && title[t]! < ordinal) t++;
-            const score = weight * idf * (title[t] === ordinal ? 2 : 1);
+            const inTitle = title[t] === ordinal;
+            const score = weight * idf * (inTitle ? 2 : 1);
             if (score > scores[ordinal]!) scores[ordinal] = score;
+            if (term === word) exact[ordinal] = inTitle ? EXACT_WORD | EXACT_IN_TITLE : EXACT_WORD;
           }
         });
-        return scores;
+        return { scores, exact };
       }),
     );
   }

@@ -91,6 +91,17 @@ export function containsWords(topic: Topic, query: SearchQuery): boolean {
   return query.words === 'any' ? words.some((word) => haystack.has(word)) : words.every((word) => haystack.has(word));
 }
 
+/**
+ * Where relevancy must put a topic (SPEC 4.2): how many of the query's words it holds exactly (in
+ * the fields searched), then how many its title holds exactly. Higher ranks first.
+ */
+export function exactRank(topic: Topic, query: SearchQuery): [held: number, inTitle: number] {
+  const words = [...new Set(terms(query.q))];
+  const { title, all } = topicWords(topic);
+  const haystack = query.in === 'titles' ? title : all;
+  return [words.filter((word) => haystack.has(word)).length, words.filter((word) => title.has(word)).length];
+}
+
 /** The sort a query asks for: relevancy only with words; newest when none is given and there are no words. */
 export function sortOf(query: SearchQuery): string {
   if (!query.q) return query.sort === undefined || query.sort === 'relevancy' ? 'newest' : query.sort;

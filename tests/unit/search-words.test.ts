@@ -16,7 +16,7 @@ import { WordMatcher, typoCandidates, type IndexReader } from '../../src/search/
 import { foldWord, postingsShard, terms } from '../../src/search/words.ts';
 import type { PostingsFile } from '../../src/search/index-format.ts';
 import { EMPTY_QUERY, type SearchQuery } from '../../src/search/query.ts';
-import { containsWords, passesStructured, sortOf, sortTopics } from '../oracles/search.ts';
+import { containsWords, exactRank, passesStructured, sortOf, sortTopics } from '../oracles/search.ts';
 import { CONTENT_TYPES, WORDS, corpusArb, structuredQueryArb, wordsQueryArb } from './search-corpus.ts';
 
 /** An IndexReader over the built files, recording which files a search read. */
@@ -70,9 +70,24 @@ function expectRecall(found: string[], topics: Topic[], query: SearchQuery, now:
   const allowed = new Set(structured.map((topic) => topic.slug));
   expect(found.filter((slug) => !allowed.has(slug)), 'results outside the structured filters').toEqual([]);
   const sort = sortOf(query);
+  const bySlug = new Map(topics.map((topic) => [topic.slug, topic]));
   if (sort !== 'relevancy') {
-    const bySlug = new Map(topics.map((topic) => [topic.slug, topic]));
     expect(found, `order by ${sort}`).toEqual(sortTopics(found.map((slug) => bySlug.get(slug)!), sort).map((topic) => topic.slug));
+  } else expectExactFirst(found.map((slug) => bySlug.get(slug)!), query);
+}
+
+/**
+ * Relevancy's order: topics holding more of the words exactly first (so all of them above any match
+ * through a prefix or a typo), then more of them in the title.
+ */
+function expectExactFirst(found: Topic[], query: SearchQuery) {
+  const ranks = found.map((topic) => exactRank(topic, query));
+  for (let i = 1; i < ranks.length; i++) {
+    const [held, inTitle] = ranks[i]!;
+    const [heldBefore, inTitleBefore] = ranks[i - 1]!;
+    const where = `'${found[i - 1]!.slug}' ${ranks[i - 1]} before '${found[i]!.slug}' ${ranks[i]} for '${query.q}' (${query.words}, in ${query.in})`;
+    expect(held, `more words held exactly rank first: ${where}`).toBeLessThanOrEqual(heldBefore);
+    if (held === heldBefore) expect(inTitle, `then more in the title: ${where}`).toBeLessThanOrEqual(inTitleBefore);
   }
 }
 
