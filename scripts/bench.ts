@@ -1,7 +1,9 @@
 /**
  * `npm run bench [-- --sizes 1000,10000,100000] [--queries 50] [--full-build-max 100000]
- *   [--step-timeout 600] [--seed s] [--keep]`: the browser-search benchmark (issue 3) on synthetic
- * corpora, printed as a table with the targets beside the figures.
+ *   [--step-timeout 600] [--seed s] [--keep] [--no-pagefind]`: the browser-search benchmark
+ * (issue 3) on synthetic corpora, printed as a table with the targets beside the figures; then, at
+ * each size, tagsite's search beside Pagefind's on the same topics and the same `--queries`
+ * searches (scripts/bench/compare.ts). --no-pagefind leaves that comparison out.
  *
  * `npm run bench -- --generate 10000 --out <dir> [--seed s] [--end YYYY-MM-DD]` only writes a corpus.
  */
@@ -19,7 +21,7 @@ exitWithUsageOnHelp('bench');
 const root = projectRoot();
 const spec = {
   generate: 'string', out: 'string', seed: 'string', end: 'string', sizes: 'string', queries: 'string',
-  'full-build-max': 'string', 'step-timeout': 'string', keep: 'boolean',
+  'full-build-max': 'string', 'step-timeout': 'string', keep: 'boolean', 'no-pagefind': 'boolean',
 } as const;
 const { values, problems } = parseArgs(process.argv.slice(2), spec, 'bench');
 
@@ -77,6 +79,7 @@ if (problems.length > 0) {
 const { projectSnapshot } = await import('./bench/site.ts');
 const { cleanSize, runSize } = await import('./bench/run.ts');
 const { table } = await import('./bench/report.ts');
+const { comparisonTable } = await import('./bench/compare-report.ts');
 const { launchChromium } = await import('../tests/helpers/browser.ts');
 
 const started = performance.now();
@@ -90,9 +93,9 @@ const all: SizeFigures[] = [];
 try {
   const ordered = [...new Set(sizes)].sort((a, b) => a - b);
   for (const size of ordered) {
-    all.push(await runSize(size, { project, workDir, seed, end, queries, fullBuildMax, stepTimeoutMs, options, browser, log }));
+    all.push(await runSize(size, { project, workDir, seed, end, queries, fullBuildMax, stepTimeoutMs, options, browser, pagefind: !values['no-pagefind'], log }));
     // The figures so far, while bigger sizes still run; the whole table is printed once at the end.
-    if (size !== ordered.at(-1)) console.error(`\n${table(all)}\n`);
+    if (size !== ordered.at(-1)) console.error(`\n${table(all)}\n${all.at(-1)!.pagefind ? `\n${comparisonTable(size, all.at(-1)!.pagefind!)}\n` : ''}`);
     if (!values.keep) cleanSize(workDir, size);
   }
 } finally {
@@ -107,4 +110,9 @@ console.log('results were painted. Bytes are gzip (zlib default level) of every 
 console.log('Plain Fuse.js: one Fuse index over every record with keys title, body text, tags, author (ignoreLocation, threshold 0.34),');
 console.log('fuse.search(q) on the main thread, then the same structured filters, sort and page in plain JS.\n');
 console.log(table(all));
+if (all.some((figures) => figures.pagefind)) {
+  console.log('\nTimes are from asking to the results laid out; bytes are each response\'s smaller of gzip and raw size (Pagefind\'s files are');
+  console.log('gzip already). Pagefind\'s page is a bare one (no CSS, 25 rows of title and excerpt); tagsite\'s is the site\'s /search/.');
+  for (const figures of all) if (figures.pagefind) console.log(`\n${comparisonTable(figures.size, figures.pagefind)}`);
+}
 if (values.keep) console.log(`\nkept ${workDir}`);

@@ -54,13 +54,13 @@ async function submitInPage({ params, timeoutMs }: { params: string; timeoutMs: 
   });
 }
 
-async function submit(page: Page, params: string): Promise<Timing> {
+export async function submit(page: Page, params: string): Promise<Timing> {
   const timing = await page.evaluate(submitInPage, { params, timeoutMs: QUERY_TIMEOUT_MS });
   if ('error' in timing) throw new Error(`search ${params}: ${timing.error}`);
   return timing;
 }
 
-async function waitForResults(page: Page, timeoutMs = QUERY_TIMEOUT_MS): Promise<void> {
+export async function waitForResults(page: Page, timeoutMs = QUERY_TIMEOUT_MS): Promise<void> {
   await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-search-root]')?.dataset.searchState === 'done', undefined, { timeout: timeoutMs });
 }
 
@@ -100,7 +100,7 @@ export type Transfer = ReturnType<typeof transferred>;
  * Records in the page when results are first shown (epoch ms, as the host stamps requests), from
  * before any of the page's own scripts run.
  */
-function markFirstResult(): void {
+export function markFirstResult(): void {
   const observer = new MutationObserver(() => {
     if (document.querySelector<HTMLElement>('[data-search-root]')?.dataset.searchState !== 'done') return;
     (window as unknown as { firstResultAt: number }).firstResultAt = performance.timeOrigin + performance.now();

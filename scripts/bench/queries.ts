@@ -72,7 +72,16 @@ class Picker {
 
   /** A word with one typo (a letter dropped, doubled, swapped or replaced), as people type them. */
   typo(): string {
-    const word = this.random.pick(TECHNICAL.filter((w) => w.length >= 5));
+    return this.misspelt(this.typoWord());
+  }
+
+  /** A word long enough to misspell. */
+  typoWord(): string {
+    return this.random.pick(TECHNICAL.filter((w) => w.length >= 5));
+  }
+
+  /** `word` with one typo; it may come out as the word itself (a letter swapped with its twin). */
+  misspelt(word: string): string {
     const i = this.random.int(1, word.length - 2);
     switch (this.random.int(0, 3)) {
       case 0: return word.slice(0, i) + word.slice(i + 1);
@@ -135,4 +144,56 @@ export function structuredQueries(core: CoreFile, seed: string, count: number): 
 
 export function wordQueries(core: CoreFile, seed: string, count: number): string[] {
   return make(WORDS, core, `${seed}/words`, count);
+}
+
+/** One search of the tagsite–Pagefind comparison: both systems get the same words and filter. */
+export interface ComparedQuery {
+  kind: 'words' | 'typo' | 'filtered';
+  q: string;
+  tags?: string;
+  author?: string;
+  /** For a misspelt word: the word meant, whose topics recall counts. */
+  intended?: string;
+}
+
+/** The query string of a compared search, the same for either page (/search/ or the Pagefind page). */
+export function comparedParams(query: ComparedQuery): string {
+  const params = new URLSearchParams({ q: query.q });
+  if (query.tags) params.set('tags', query.tags);
+  if (query.author) params.set('author', query.author);
+  return params.toString();
+}
+
+/** Of every ten searches: six of words, one misspelt word, three words with a tag or an author (30 / 5 / 15 of 50). */
+const COMPARED_PATTERN: ReadonlyArray<ComparedQuery['kind']> = ['words', 'words', 'words', 'filtered', 'words', 'words', 'typo', 'words', 'filtered', 'filtered'];
+
+function comparedQuery(p: Picker, kind: ComparedQuery['kind'], n: number): ComparedQuery {
+  if (kind === 'typo') {
+    const intended = p.typoWord();
+    let q = p.misspelt(intended);
+    while (q === intended) q = p.misspelt(intended);
+    return { kind, q, intended };
+  }
+  const first = p.word();
+  if (kind === 'filtered') return n % 2 === 0 ? { kind, q: first, tags: p.tag() } : { kind, q: first, author: p.author() };
+  if (n % 2 === 0) return { kind, q: first };
+  let second = p.word();
+  while (second === first) second = p.word();
+  return { kind, q: `${first} ${second}` };
+}
+
+/** The comparison's searches, the same for the same corpus and seed: 1–2 words, a misspelt word, or a word with a filter. */
+export function comparisonQueries(core: CoreFile, seed: string, count: number): ComparedQuery[] {
+  const picker = new Picker(core, `${seed}/compared`);
+  const made = new Map<ComparedQuery['kind'], number>();
+  // No search twice: a page asked again for the search it shows need not search at all.
+  const seen = new Set<string>();
+  return Array.from({ length: count }, (_, i) => {
+    const kind = COMPARED_PATTERN[i % COMPARED_PATTERN.length]!;
+    made.set(kind, (made.get(kind) ?? 0) + 1);
+    let query = comparedQuery(picker, kind, made.get(kind)! - 1);
+    for (let tries = 0; seen.has(comparedParams(query)) && tries < 100; tries++) query = comparedQuery(picker, kind, made.get(kind)! - 1);
+    seen.add(comparedParams(query));
+    return query;
+  });
 }

@@ -1,6 +1,7 @@
 /** The benchmark's printed table: one column per corpus size, targets beside the figures. */
 import type { Timing, Transfer } from './measure.ts';
 import { PROBE_TAG } from './corpus.ts';
+import type { PagefindComparison } from './compare-report.ts';
 
 /** Nearest-rank percentile of a list of numbers (p in 0..100). */
 export function percentile(values: readonly number[], p: number): number {
@@ -44,6 +45,8 @@ export interface SizeFigures {
   broken?: { seconds: number; reported: boolean; line: string; siteKept: boolean };
   /** 1-minute load averages when the browser measurements started and ended (other work makes numbers noisy). */
   loadAverage?: [number, number];
+  /** tagsite beside Pagefind on the same topics and searches (not with --no-pagefind). */
+  pagefind?: PagefindComparison;
   notes: string[];
 }
 

@@ -13,8 +13,10 @@ import { PROBE_TAG, writeCorpus } from './corpus.ts';
 import { indexDifferences, realBuild, replacedOutputsGone, replaceSearchIndex, runBuild, searchIndexOf, siteSize, StepTimeout, writeShellCorpus } from './site.ts';
 import { serveStatic } from '../../src/cli/static-server.ts';
 import { bytesToFirstResult, fuseBaseline, searchTimings, sharedLinkFirstResult, tagPageBytes, type BaselineQuery } from './measure.ts';
-import { structuredQueries, wordQueries } from './queries.ts';
+import { comparisonQueries, structuredQueries, wordQueries } from './queries.ts';
 import { FILTERED_PAGE, SHARED_LINK, WORDS_PAGE, type SizeFigures } from './report.ts';
+import { writePagefindIndex, writePagefindPage, type PagefindIndexFigures } from './pagefind.ts';
+import { comparePagefind } from './compare.ts';
 
 export interface RunSettings {
   project: string;
@@ -27,6 +29,8 @@ export interface RunSettings {
   stepTimeoutMs: number;
   options: ResolvedOptions;
   browser: Browser;
+  /** Index the same topics with Pagefind and compare the two side by side (--no-pagefind: false). */
+  pagefind: boolean;
   log: (message: string) => void;
 }
 
@@ -184,12 +188,13 @@ export async function runSize(size: number, settings: RunSettings): Promise<Size
   log(`${size}: site ready in ${seconds(started).toFixed(0)} s`);
 
   writeBaselineFiles(join(dir, 'baseline'), content, settings.project);
+  const pagefindIndex = settings.pagefind ? await pagefindFiles(figures, content, siteDir, join(dir, 'baseline'), settings) : undefined;
   const core = JSON.parse(readFileSync(join(siteDir, 'search-index/core.json'), 'utf8')) as CoreFile;
-  // What /search/ fetches as it searches is ready compressed (a tag page's own file is measured in bytes, not time).
+  // What /search/ (and Pagefind's page) fetch as they search is ready compressed (a tag page's own file is measured in bytes, not time).
   const host = await serveStatic(siteDir, '/', {
     mounts: { '/__bench/': join(dir, 'baseline') },
     gzip: true,
-    precompressed: ['search-index/core.json', 'search-index/words.json', 'search-index/display', 'search-index/postings', 'search-index/vocab'],
+    precompressed: ['search-index/core.json', 'search-index/words.json', 'search-index/display', 'search-index/postings', 'search-index/vocab', ...(pagefindIndex ? ['pagefind'] : [])],
   });
   const { browser } = settings;
   const loadAtStart = loadavg()[0]!;
@@ -227,11 +232,34 @@ export async function runSize(size: number, settings: RunSettings): Promise<Size
     );
   } catch (error) {
     figures.notes.push(`browser step failed: ${(error as Error).message.split('\n')[0]}`);
+  }
+  try {
+    if (pagefindIndex) {
+      log(`${size}: tagsite beside Pagefind`);
+      const queries = comparisonQueries(core, settings.seed, settings.queries);
+      const input = { browser, host, project: settings.project, siteDir, content, queries, pageSize: settings.options.pageSize, pagefind: pagefindIndex };
+      figures.pagefind = await comparePagefind({ ...input, log: (message) => log(`${size}: ${message}`) });
+    }
+  } catch (error) {
+    figures.notes.push(`the Pagefind comparison failed: ${(error as Error).message.split('\n')[0]}`);
   } finally {
     figures.loadAverage = [loadAtStart, loadavg()[0]!];
     await host.close();
   }
   return figures;
+}
+
+/** The same topics indexed by Pagefind into the site's pagefind/ folder, and its search page; undefined (and a note) if Pagefind failed. */
+async function pagefindFiles(figures: SizeFigures, content: SiteContent, siteDir: string, benchDir: string, settings: RunSettings): Promise<PagefindIndexFigures | undefined> {
+  settings.log(`${figures.size}: indexing the same topics with Pagefind`);
+  try {
+    const index = await writePagefindIndex(content, siteDir);
+    writePagefindPage(benchDir);
+    return index;
+  } catch (error) {
+    figures.notes.push(`Pagefind could not index the topics: ${(error as Error).message.split('\n')[0]}`);
+    return undefined;
+  }
 }
 
 /** Frees a size's folders (corpora and sites are large). */
