@@ -1,6 +1,7 @@
 import { deltaDecode, type Columns, type CoreFile, type IndexedType, type StructuredCore, type TagFile, type TagOrdinalsFile } from './index-format.ts';
 import { dateBounds, effectiveSort, type SearchQuery } from './query.ts';
 import { memberKey } from '../model/members.ts';
+import { paged, wordFilter, type WordMatches } from './relevance.ts';
 
 /** The structured fields of a set of topics, decoded for fast filtering. Local ordinal = position here. */
 export interface SearchIndex {
@@ -131,26 +132,6 @@ function intersect(lists: Uint32Array[], count: number): Uint32Array {
   return current;
 }
 
-/** In a word's `exact` flags: the topic holds the word itself (in the fields searched). */
-export const EXACT_WORD = 1;
-/** In a word's `exact` flags: the topic's title holds the word itself. */
-export const EXACT_IN_TITLE = 2;
-
-/**
- * Word matches for a query, found by the caller (vocabulary + postings): per query word, a score
- * for every global ordinal (0: the topic does not contain the word, not even a prefix or typo of
- * it) and flags saying where it holds the word itself.
- */
-export type WordMatches = Array<{ scores: Float64Array; exact: Uint8Array }>;
-
-/**
- * Relevancy ranks by what a topic holds exactly before how well it scores: more query words held
- * exactly first (so every topic holding all of them ranks above any that matches through a prefix
- * or a typo), then more of them in the title, then the score. Scores stay far below these steps.
- */
-const EXACT_WORD_RANK = 1e6;
-const TITLE_WORD_RANK = 1e4;
-
 /**
  * The structured filters of SPEC 4.2 (everything but words), applied with the most selective
  * precomputed postings first and per-topic checks only on what remains. Local ordinals, ascending.
@@ -192,34 +173,6 @@ export function structuredFilter(index: SearchIndex, query: SearchQuery, now: Da
   return Uint32Array.from(out);
 }
 
-/** Keeps the candidates that match the words (`all` or `any` of them); their relevancy is indexed by local ordinal. */
-export function wordFilter(index: SearchIndex, candidates: Uint32Array, words: WordMatches, mode: 'all' | 'any'): { ordinals: Uint32Array; score: Float64Array } {
-  const { global } = index;
-  if (!global) throw new Error("words need the tag's global ordinals (withGlobalOrdinals)");
-  const score = new Float64Array(index.count);
-  const kept = new Uint32Array(candidates.length);
-  let size = 0;
-  for (let c = 0; c < candidates.length; c++) {
-    const local = candidates[c]!;
-    const ordinal = global[local]!;
-    let total = 0;
-    let hits = 0;
-    for (let w = 0; w < words.length; w++) {
-      const { scores, exact } = words[w]!;
-      const s = scores[ordinal]!;
-      if (s <= 0) continue;
-      hits++;
-      const flags = exact[ordinal]!;
-      total += s + (flags & EXACT_WORD ? EXACT_WORD_RANK : 0) + (flags & EXACT_IN_TITLE ? TITLE_WORD_RANK : 0);
-    }
-    if (mode === 'all' ? hits === words.length && hits > 0 : hits > 0) {
-      kept[size++] = local;
-      score[local] = total;
-    }
-  }
-  return { ordinals: kept.slice(0, size), score };
-}
-
 const SORT_KEYS: Record<string, (index: SearchIndex) => ArrayLike<number>> = {
   newest: (index) => index.createdMs,
   replies: (index) => index.replies,
@@ -242,6 +195,8 @@ export interface SearchResult {
   total: number;
   /** Local ordinals of the requested page, in result order. */
   page: Uint32Array;
+  /** Local ordinals of the page after it (what "Next" would show). */
+  next: Uint32Array;
   /** The page actually shown (clamped to the last page). */
   pageNumber: number;
   pages: number;
@@ -268,8 +223,6 @@ export function runSearch(index: SearchIndex, query: SearchQuery, now: Date, pag
     for (let i = 0; i < results.length; i++) mark[results[i]!] = 1;
     sorted = order(index, sort).filter((ordinal) => mark[ordinal] === 1);
   }
-  const pages = Math.max(1, Math.ceil(sorted.length / pageSize));
-  const pageNumber = Math.min(query.page, pages);
   // Counted in typed arrays: no hashing per result.
   const tagCounts = new Uint32Array(index.tagNames.length);
   const typeCounts = new Uint32Array(index.types.length);
@@ -282,5 +235,5 @@ export function runSearch(index: SearchIndex, query: SearchQuery, now: Date, pag
     authorCounts[index.author[ordinal]!]!++;
   }
   const facets = { tags: tagCounts, types: typeCounts, authors: authorCounts };
-  return { total: sorted.length, page: sorted.slice((pageNumber - 1) * pageSize, pageNumber * pageSize), pageNumber, pages, facets };
+  return { ...paged(sorted, query.page, pageSize), facets };
 }

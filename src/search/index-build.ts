@@ -4,7 +4,7 @@ import { tagSlug } from '../model/tags.ts';
 import { terms, vocabKey } from './words.ts';
 import { comparePopularity } from '../model/popularity.ts';
 import {
-  INDEX_VERSION, deltaEncode, displayShardSize, type Columns, type CoreFile, type DisplayRow, type IndexedType,
+  DISPLAY_ROWS_PER_FILE, INDEX_VERSION, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
   type PostingsFile, type StructuredCore, type TagFile, type TagOrdinalsFile, type VocabFile, type WordsFile,
 } from './index-format.ts';
 
@@ -104,11 +104,13 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
   for (const [key, file] of vocab) files.set(`vocab/${key}.json`, JSON.stringify(file));
   shards.forEach((shard, n) => files.set(`postings/${n}.json`, JSON.stringify(shard)));
 
-  const shardSize = displayShardSize(topics.length);
+  const shardSize = DISPLAY_ROWS_PER_FILE;
   const core: CoreFile = { version: INDEX_VERSION, displayShardSize: shardSize, postingBounds, vocabKeys, ...structured };
   files.set('core.json', JSON.stringify(core));
 
-  const row = (topic: Topic): DisplayRow => [topic.slug, topic.title, topic.excerpt];
+  const row = (topic: Topic): DisplayRow => [
+    topic.slug, topic.title, topic.excerpt, Math.floor(topic.updatedMs / 1000), topic.replies, topic.author, topic.tags,
+  ];
   for (let start = 0; start < topics.length; start += shardSize) {
     files.set(`display/${start / shardSize}.json`, JSON.stringify(topics.slice(start, start + shardSize).map(row)));
   }
@@ -122,7 +124,7 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
       list.push(ordinal);
     }
   });
-  files.set('words.json', JSON.stringify({ count: topics.length, postingBounds, vocabKeys } satisfies WordsFile));
+  files.set('words.json', JSON.stringify({ count: topics.length, displayShardSize: shardSize, postingBounds, vocabKeys } satisfies WordsFile));
   for (const [tag, ordinals] of byTag) {
     const subset = ordinals.map((ordinal) => topics[ordinal]!);
     const localTags = [...new Set(subset.flatMap((topic) => topic.tags))];

@@ -5,24 +5,21 @@
  * fetched as a query needs them.
  */
 
-export const INDEX_VERSION = 4;
+export const INDEX_VERSION = 5;
 
 /**
  * Sites up to this many topics are small: the page filters them in its own thread (a few
- * milliseconds, no thread hops) and fetches all their display rows after the first search. Bigger
- * sites filter in a Web Worker and fetch display rows as each page of results needs them.
+ * milliseconds, no thread hops). Bigger sites filter in a Web Worker.
  */
 export const SMALL_SITE_MAX_TOPICS = 20_000;
 
 /**
- * Topics per display shard. A small site's shards are all fetched anyway, so they are big (128
- * topics, ~14 KB gzip: fewer requests). A big site fetches the shards of each page of results, whose
- * topics are often spread over the whole site (sorted by views, or a tag's topics over the years),
- * so smaller shards carry fewer rows it does not show.
+ * Topics per display file (display/<n>.json). A page of results names topics spread over the whole
+ * site (by relevance, by views, a tag's topics over the years), so each row it shows usually comes
+ * from a file of its own: small files carry few rows it does not show. Four rows (about 1 KB gzip)
+ * keep a page of 25 results near 25 KB while a 10,000-topic site has 2,500 such files.
  */
-export function displayShardSize(topics: number): number {
-  return topics <= SMALL_SITE_MAX_TOPICS ? 128 : 32;
-}
+export const DISPLAY_ROWS_PER_FILE = 4;
 
 /** One content type in the index; `parent` is the index of the parent forum or -1. */
 export interface IndexedType {
@@ -67,8 +64,11 @@ export interface CoreFile extends StructuredCore {
   vocabKeys: string[];
 }
 
-/** What a listing entry shows beyond the structured fields: [slug, title, excerpt]. */
-export type DisplayRow = [slug: string, title: string, excerpt: string];
+/**
+ * Everything a listing entry shows, so a page of results can be shown before core.json has
+ * arrived: `updated` in seconds since the epoch, the author's name and the topic's tags.
+ */
+export type DisplayRow = [slug: string, title: string, excerpt: string, updated: number, replies: number, author: string, tags: string[]];
 
 /**
  * tags/<slug>.json: one tag's topics, self-contained for structured filters, so a tag page loads
@@ -91,6 +91,8 @@ export interface TagFile extends Columns {
 export interface WordsFile {
   /** Topics in the whole site (word weights are relative to it). */
   count: number;
+  /** Topics per display file (display/<n>.json). */
+  displayShardSize: number;
   postingBounds: string[];
   vocabKeys: string[];
 }

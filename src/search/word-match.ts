@@ -1,7 +1,7 @@
 import Fuse from 'fuse.js';
 import { deltaDecode, type PostingsFile, type VocabFile } from './index-format.ts';
 import { postingsShard, queryWords, vocabKey } from './words.ts';
-import { EXACT_IN_TITLE, EXACT_WORD, type WordMatches } from './engine.ts';
+import { EXACT_IN_TITLE, EXACT_WORD, type WordMatches } from './relevance.ts';
 
 /** Reads one index file (a path under /search-index/); the browser fetches, tests read from disk. */
 export type IndexReader = <T>(path: string) => Promise<T>;

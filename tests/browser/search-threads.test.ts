@@ -85,14 +85,14 @@ async function oracleSlugs(page: Page): Promise<string[]> {
   return oracleSearch(content.topics, content.contentTypes.list, query, NOW, await pageSize(page)).page.map((topic) => topic.slug);
 }
 
-/** The engine in Node on the built index, for a search with words. */
-async function engineSlugs(page: Page): Promise<string[]> {
+/** The engine in Node on the built index, for a search with words (`size`: results a page, the page's own by default). */
+async function engineSlugs(page: Page, size?: number): Promise<string[]> {
   const read = <T>(path: string) => JSON.parse(readFileSync(join(outDir, 'search-index', path), 'utf8')) as T;
   const core = read<CoreFile>('core.json');
   const index = decodeIndex(core);
   const { query } = parseSearchParams(new URL(page.url()).searchParams);
   const words = await new WordMatcher(async (path) => read(path), core).match(query.q, query.in === 'titles');
-  const result = runSearch(index, query, NOW, await pageSize(page), words);
+  const result = runSearch(index, query, NOW, size ?? (await pageSize(page)), words);
   return Array.from(result.page, (local) => {
     const global = index.global[local]!;
     return read<DisplayRow[]>(`display/${Math.floor(global / core.displayShardSize)}.json`)[global % core.displayShardSize]![0];
@@ -121,6 +121,38 @@ describe('where /search/ runs its searches', () => {
     const workerScripts = scripts().slice(pageScripts.length);
     expect(workerScripts).toHaveLength(1);
     expect(readFileSync(join(outDir, workerScripts[0]!), 'utf8').includes('Fuse'), `${workerScripts[0]} holds Fuse.js`).toBe(true);
+    await page.close();
+  });
+
+  it('shows a shared link with words alone before core.json has arrived, then its facet counts', async () => {
+    const word = content.topics[0]!.title.split(' ')[0]!.toLowerCase();
+    const page = await browser.newPage();
+    await page.clock.setFixedTime(NOW);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/search-index/core.json', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${site.url}/search/?q=${encodeURIComponent(word)}`);
+    await done(page);
+    const found = await shownSlugs(page);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found).toEqual(await engineSlugs(page));
+    const count = await page.textContent('[data-result-count]');
+    expect(await page.isHidden('[data-facets]'), "no counts before the index (the page's own are not this search's)").toBe(true);
+    release();
+    await expect.poll(() => page.isVisible('[data-facets]')).toBe(true);
+    // The counts are this search's: each tag's among all its results.
+    const tagCounts = await page.$$eval('[data-facet="tags"] [data-facet-value]', (buttons) => buttons.map((button) => [button.getAttribute('data-facet-value')!, button.textContent!] as const));
+    expect(tagCounts.length).toBeGreaterThan(0);
+    const all = new Set(await engineSlugs(page, 1_000_000));
+    for (const [tag, text] of tagCounts) {
+      const want = content.topics.filter((topic) => all.has(topic.slug) && topic.tags.includes(tag)).length;
+      expect(text, tag).toMatch(new RegExp(`\\(${want}\\)$`));
+    }
+    expect(await shownSlugs(page)).toEqual(found);
+    expect(await page.textContent('[data-result-count]')).toBe(count);
     await page.close();
   });
 
@@ -178,17 +210,56 @@ describe('the history entry of a search', () => {
 });
 
 describe("a small site's display rows", () => {
-  it('are fetched in the background after the first search, each file once', async () => {
-    const files = readdirSync(join(outDir, 'search-index', 'display')).map((name) => `/search-index/display/${name}`);
-    expect(files.length).toBe(3);
+  /** The display file of each topic, by slug. */
+  const fileOf = () => {
+    const files = new Map<string, string>();
+    for (const name of readdirSync(join(outDir, 'search-index', 'display'))) {
+      for (const row of JSON.parse(readFileSync(join(outDir, 'search-index', 'display', name), 'utf8')) as DisplayRow[]) files.set(row[0], `/search-index/display/${name}`);
+    }
+    return files;
+  };
+  /** The display files of page `n` of the results the page's address asks for. */
+  async function filesOfPage(page: Page, n: number): Promise<Set<string>> {
+    const { query } = parseSearchParams(new URL(page.url()).searchParams);
+    const files = fileOf();
+    return new Set(oracleSearch(content.topics, content.contentTypes.list, { ...query, page: n }, NOW, await pageSize(page)).page.map((topic) => files.get(topic.slug)!));
+  }
+
+  it("are fetched for the results shown, and the next page's only from the second search on", async () => {
     const start = site.requests.length;
-    const { page } = await openSearch('?min_replies=1000000'); // no results: the search itself needs no row
-    const display = () => site.requests.slice(start).filter((path) => path.startsWith('/search-index/display/'));
-    await expect.poll(() => display().length).toBe(files.length);
-    expect([...display()].sort()).toEqual([...files].sort());
+    const display = () => new Set(site.requests.slice(start).filter((path) => path.startsWith('/search-index/display/')));
+    const { page } = await openSearch('?min_replies=1');
+    const first = await filesOfPage(page, 1);
+    expect(first.size).toBeGreaterThan(3);
+    await page.waitForTimeout(300); // time for a background fetch, if there were one
+    expect(display(), 'one search fetches only what it shows').toEqual(first);
     await filter(page, 'min_replies', '2');
+    const shown = await filesOfPage(page, 1);
+    const next = await filesOfPage(page, 2);
+    expect([...next].filter((file) => !shown.has(file) && !first.has(file)).length).toBeGreaterThan(0);
+    await expect.poll(() => [...next].filter((file) => !display().has(file)), 'the next page waits for no file').toEqual([]);
+    expect(display()).toEqual(new Set([...first, ...shown, ...next]));
+    await page.click('[data-pagination] a[rel="next"]');
+    await done(page);
     expect(await shownSlugs(page)).toEqual(await oracleSlugs(page));
-    expect(display().length, 'the next results wait for no file').toBe(files.length);
+    await page.close();
+  });
+
+  it('are never fetched ahead under Save-Data', async () => {
+    const start = site.requests.length;
+    const display = () => new Set(site.requests.slice(start).filter((path) => path.startsWith('/search-index/display/')));
+    const page = await browser.newPage();
+    await page.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true, effectiveType: '4g' } }));
+    await page.clock.setFixedTime(NOW);
+    await page.goto(`${site.url}/search/?min_replies=1`);
+    await done(page);
+    const wanted = await filesOfPage(page, 1);
+    for (const value of ['2', '3']) {
+      await filter(page, 'min_replies', value);
+      for (const file of await filesOfPage(page, 1)) wanted.add(file);
+    }
+    await page.waitForTimeout(300);
+    expect(display()).toEqual(wanted);
     await page.close();
   });
 });

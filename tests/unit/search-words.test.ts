@@ -10,6 +10,7 @@ import { tagSlug } from '../../src/model/tags.ts';
 import { buildSearchIndex } from '../../src/search/index-build.ts';
 import { plainText } from '../../src/content/markdown.ts';
 import { decodeIndex, runSearch, withGlobalOrdinals } from '../../src/search/engine.ts';
+import { onlyWords, rankWords } from '../../src/search/relevance.ts';
 import type { CoreFile, DisplayRow, TagFile, TagOrdinalsFile, WordsFile } from '../../src/search/index-format.ts';
 import Fuse from 'fuse.js';
 import { WordMatcher, typoCandidates, type IndexReader } from '../../src/search/word-match.ts';
@@ -195,6 +196,40 @@ describe('the word index layout', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe("a shared link's words alone (rankWords: no core.json)", () => {
+  it('finds the same page of results in the same order as the whole search, for every page', async () => {
+    const wordsOnly = withWords.chain(({ corpus, query }) =>
+      fc.record({ corpus: fc.constant(corpus), query: fc.constant({ ...EMPTY_QUERY, q: query.q, words: query.words, in: query.in }), page: fc.integer({ min: 1, max: 4 }), size: fc.integer({ min: 1, max: 7 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(wordsOnly, async ({ corpus, query, page, size }) => {
+        expect(onlyWords(query)).toBe(true);
+        const { files, core } = siteIndex(corpus.topics);
+        const words = await new WordMatcher(readerOf(files).read, core).match(query.q, query.in === 'titles');
+        const whole = runSearch(decodeIndex(core), { ...query, page }, corpus.now, size, words);
+        const quick = rankWords(core.count, words, query.words, page, size);
+        expect({ ...quick, page: [...quick.page], next: [...quick.next] }).toEqual({ total: whole.total, page: [...whole.page], next: [...whole.next], pageNumber: whole.pageNumber, pages: whole.pages });
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('is used only for words without any other filter or sort', () => {
+    const q = { ...EMPTY_QUERY, q: 'json' };
+    expect(onlyWords(q)).toBe(true);
+    expect(onlyWords({ ...q, sort: 'relevancy', words: 'any', in: 'titles', page: 3 })).toBe(true);
+    expect(onlyWords(EMPTY_QUERY)).toBe(false);
+    expect(onlyWords({ ...q, tags: ['api'] })).toBe(false);
+    expect(onlyWords({ ...q, author: 'mira' })).toBe(false);
+    expect(onlyWords({ ...q, type: 'guides' })).toBe(false);
+    expect(onlyWords({ ...q, created: { kind: 'preset', preset: 'week' } })).toBe(false);
+    expect(onlyWords({ ...q, updated: { kind: 'custom', from: '2026-01-01', to: '' } })).toBe(false);
+    expect(onlyWords({ ...q, minReplies: 1 })).toBe(false);
+    expect(onlyWords({ ...q, minViews: 1 })).toBe(false);
+    expect(onlyWords({ ...q, sort: 'newest' })).toBe(false);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { SearchQuery } from '../../search/query.ts';
 import { SMALL_SITE_MAX_TOPICS } from '../../search/index-format.ts';
+import { onlyWords } from '../../search/relevance.ts';
 import type { SearchConfig } from './config.ts';
 import type { Choices, SearchRequest, SearchResults, WorkerRequest, WorkerResponse } from './protocol.ts';
 import { Searcher } from './searcher.ts';
@@ -15,8 +16,9 @@ export interface Backend {
 
 function pageBackend(config: SearchConfig): Backend {
   const searcher = new Searcher(config.indexUrl);
+  searcher.init(config.source);
   let loaded = false;
-  const ready = searcher.init(config.source).then((choices) => {
+  const ready = searcher.choices().then((choices) => {
     loaded = true;
     return choices;
   });
@@ -28,11 +30,11 @@ function pageBackend(config: SearchConfig): Backend {
   };
 }
 
-function workerBackend(config: SearchConfig): Backend {
+/** `deferIndex`: see WorkerRequest 'init'. */
+function workerBackend(config: SearchConfig, deferIndex: boolean): Backend {
   const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
   const pending = new Map<number, { resolve: (results: SearchResults) => void; reject: (error: Error) => void }>();
   let next = 0;
-  let loaded = false;
   const settle = (id: number) => {
     const waiting = pending.get(id);
     pending.delete(id);
@@ -41,29 +43,24 @@ function workerBackend(config: SearchConfig): Backend {
   const ready = new Promise<Choices>((resolve, reject) => {
     worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
       const message = event.data;
-      if (message.type === 'ready') {
-        loaded = true;
-        resolve(message.choices);
-      } else if (message.type === 'results') settle(message.id)?.resolve(message);
+      if (message.type === 'ready') resolve(message.choices);
+      else if (message.type === 'results') settle(message.id)?.resolve(message);
       else if (message.id === undefined) reject(new Error(message.message));
       else settle(message.id)?.reject(new Error(message.message));
     };
   });
   const post = (request: WorkerRequest) => worker.postMessage(request);
-  post({ type: 'init', indexUrl: config.indexUrl, source: config.source });
+  post({ type: 'init', indexUrl: config.indexUrl, source: config.source, deferIndex });
+  // The worker loads what each search needs itself: searches are posted at once.
   return {
     ready,
     search: (request) =>
       new Promise<SearchResults>((resolve, reject) => {
         const id = ++next;
         pending.set(id, { resolve, reject });
-        // The worker takes searches once its index is loaded.
-        if (loaded) post({ type: 'search', id, ...request });
-        else ready.then(() => post({ type: 'search', id, ...request }), reject);
+        post({ type: 'search', id, ...request });
       }),
-    prefetchWords: (q) => {
-      if (loaded) post({ type: 'prefetch', q });
-    },
+    prefetchWords: (q) => post({ type: 'prefetch', q }),
   };
 }
 
@@ -87,9 +84,10 @@ export function backends(config: SearchConfig, started: (backend: Backend) => vo
     started(backend);
     return backend;
   };
-  const words = () => (workerSearch ??= start(workerBackend(config)));
+  const words = (deferIndex = false) => (workerSearch ??= start(workerBackend(config, deferIndex)));
   return {
-    words,
-    forQuery: (query) => (inPage && !query.q ? (pageSearch ??= start(pageBackend(config))) : words()),
+    words: () => words(),
+    // A worker started for words alone over the whole site (a shared link) leaves core.json for later.
+    forQuery: (query) => (inPage && !query.q ? (pageSearch ??= start(pageBackend(config))) : words(config.source.kind === 'site' && onlyWords(query))),
   };
 }

@@ -85,7 +85,9 @@ export function start(root: HTMLElement): void {
       renderNoResults(noResults, query, ways, (way) => addressOf(searchOf(searchParamsOf(way), fixedTag)), typeName);
     } else if (!noResults.hidden) noResults.hidden = true;
     tags?.noteUnknown(fixedTag ? [] : query.tags);
-    renderFacets(results.facets);
+    // A shared link's first results come before the counts: the page's own (for no filters) are not theirs.
+    if (results.partial) facets.hidden = true;
+    else renderFacets(results.facets);
     staticListing = false;
     root.dataset.searchState = 'done';
     root.dataset.searchMs = results.ms.toFixed(2);
@@ -97,7 +99,7 @@ export function start(root: HTMLElement): void {
    * Searches for `query` (the search is asked for before anything else is done) and shows it in the
    * form. Resolves once its results are shown, failed, or were overtaken by a newer search.
    */
-  function run({ query, problems }: AddressedSearch): Promise<void> {
+  function run({ query, problems }: AddressedSearch, opening = false): Promise<void> {
     const backend = staticListing && isUnfiltered(query, fixedTag) ? undefined : where.forQuery(query);
     const id = ++latest; // a search still running for an earlier request is no longer shown
     let shown = Promise.resolve();
@@ -109,12 +111,15 @@ export function start(root: HTMLElement): void {
       latestQuery = query;
       const filters = filtersText(fixedTag ? { ...query, tags: [] } : query, typeName);
       searching.textContent = filters ? `Searching for ${filters}…` : 'Searching…';
-      shown = backend
-        .search({ query, now: Date.now(), pageSize: config.pageSize })
-        .then(
-          (results) => void (id === latest && show(results)),
-          (error: Error) => void (id === latest && showError(error)),
-        );
+      const request = { query, now: Date.now(), pageSize: config.pageSize };
+      const failed = (error: Error) => void (id === latest && showError(error));
+      // The address the page opened on may be answered before the index has loaded (see
+      // Searcher.search); the full search then fills in the counts.
+      shown = backend.search({ ...request, partial: opening }).then((results) => {
+        if (id !== latest) return;
+        show(results);
+        if (results.partial) backend.search(request).then((full) => void (id === latest && show(full)), failed);
+      }, failed);
     }
     if (problems.length > 0 || notes.childElementCount > 0) {
       notes.replaceChildren(...problems.map((text) => Object.assign(document.createElement('p'), { textContent: text })));
@@ -149,11 +154,11 @@ export function start(root: HTMLElement): void {
     navigate(new URLSearchParams(link.search), 'push');
     listing.scrollIntoView({ block: 'start' });
   });
-  const showAddress = () => {
+  const showAddress = (opening = false) => {
     entries.forget(); // back or forward came first
-    void run(currentQuery(fixedTag));
+    void run(currentQuery(fixedTag), opening);
   };
-  window.addEventListener('popstate', showAddress);
+  window.addEventListener('popstate', () => showAddress());
   root.hidden = false;
   for (const hidden of root.querySelectorAll<HTMLElement>('[data-needs-js]')) hidden.hidden = false;
   // A visitor about to filter (focus in or a pointer over the form or the counts) gets the index
@@ -170,5 +175,5 @@ export function start(root: HTMLElement): void {
   // filled in, and its notes are then in view.
   const panel = root.querySelector<HTMLDetailsElement>('details.filter-panel');
   if (panel && (filtered || opened.problems.length > 0)) panel.open = true;
-  showAddress();
+  showAddress(true);
 }

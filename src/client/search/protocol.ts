@@ -9,10 +9,13 @@ export interface SearchRequest {
   query: SearchQuery;
   now: number;
   pageSize: number;
+  /** Results without facet counts are welcome if they come sooner (a shared link's first results: see Searcher.search). */
+  partial?: boolean;
 }
 
 export type WorkerRequest =
-  | { type: 'init'; indexUrl: string; source: IndexSource }
+  /** With `deferIndex`, the index is fetched only when a search needs it (a shared link's first results may not). */
+  | { type: 'init'; indexUrl: string; source: IndexSource; deferIndex: boolean }
   | ({ type: 'search'; id: number } & SearchRequest)
   /** Words being typed: their index files are fetched before the search asks for them. */
   | { type: 'prefetch'; q: string };
@@ -42,6 +45,8 @@ export interface SearchResults {
   pages: number;
   rows: ResultRow[];
   facets: NamedFacets;
+  /** Shown before the site's index arrived: no facet counts yet (a full search follows). */
+  partial?: boolean;
   /** The index terms the words matched (folded; typos and prefixes included): results mark them. */
   marks: string[];
   /** Words that matched nothing, each with a close term of the index when one exists ('' if none). */

@@ -1,14 +1,13 @@
 // One search over the static index files, the same in the page's thread and in the worker: the
 // page runs small sites' structured filters itself (no thread hops) and words in the worker.
 import { decodeIndex, order, runSearch, withGlobalOrdinals, type SearchIndex } from '../../search/engine.ts';
+import { onlyWords, rankWords } from '../../search/relevance.ts';
 import { FACETS_SHOWN, namedFacets, typeChoices } from '../../search/facets.ts';
-import { SMALL_SITE_MAX_TOPICS, type CoreFile, type DisplayRow, type TagFile, type TagOrdinalsFile, type WordsFile } from '../../search/index-format.ts';
+import { type CoreFile, type DisplayRow, type TagFile, type TagOrdinalsFile, type WordsFile } from '../../search/index-format.ts';
 import type { WordMatcher } from '../../search/word-match.ts';
 import type { Choices, IndexSource, ResultRow, SearchRequest, SearchResults } from './protocol.ts';
 import { comparePopularity } from '../../model/popularity.ts';
-
-/** Display files fetched at once in that background prefetch (browsers allow 6 connections a host over HTTP/1.1). */
-const DISPLAY_PREFETCH_LANES = 4;
+import { DisplayPrefetch } from './prefetch.ts';
 
 /** Names, the most used first (then in code-point order). */
 function byUse(names: readonly string[], postings: readonly Uint32Array[]): string[] {
@@ -21,19 +20,24 @@ function byUse(names: readonly string[], postings: readonly Uint32Array[]): stri
 export class Searcher {
   private readonly indexUrl: string;
   private source: IndexSource = { kind: 'site' };
+  /** The site's core.json or the tag's own file, decoded; loaded on first need (see loadIndex). */
   private index: SearchIndex | undefined;
+  private indexLoad: Promise<SearchIndex> | undefined;
   /**
    * Word search, made on the first words: a tag page fetches words.json and its tag's ordinals
    * only then.
    */
   private words: Promise<WordMatcher> | undefined;
-  private siteWords: WordsFile | undefined;
+  private siteWords: Promise<WordsFile> | undefined;
   private displayShardSize = 0;
   private inlineDisplay: DisplayRow[] | undefined;
   private readonly displayShards = new Map<number, Promise<DisplayRow[]>>();
   /** Display rows already fetched, for results that need not wait a turn of the event loop. */
   private readonly displayRows = new Map<number, DisplayRow[]>();
-  private prefetchingDisplay = false;
+  private readonly prefetch = new DisplayPrefetch(
+    (n) => void this.displayShard(n).catch(() => undefined), // a prefetch that fails is only a lost head start
+    (n) => this.displayShards.has(n),
+  );
 
   constructor(indexUrl: string) {
     this.indexUrl = indexUrl;
@@ -45,17 +49,26 @@ export class Searcher {
     return (await response.json()) as T;
   }
 
+  /** The site's words.json (core.json carries the same fields, and the display file size). */
+  private wordsFile(): Promise<WordsFile> {
+    return (this.siteWords ??= this.readJson<WordsFile>('words.json').catch((error: Error) => {
+      this.siteWords = undefined; // tried again on the next search
+      throw error;
+    }));
+  }
+
   private wordMatcher(): Promise<WordMatcher> {
     if (this.words) return this.words;
     const { source } = this;
-    const info = this.siteWords ? Promise.resolve(this.siteWords) : this.readJson<WordsFile>('words.json');
-    const ordinals = source.kind === 'tag' && !this.index!.global ? this.readJson<TagOrdinalsFile>(`tag-ordinals/${source.slug}.json`) : undefined;
+    // A tag's file numbers its topics locally: words need their global ordinals, fetched with them.
+    const ordinals = source.kind === 'tag' ? this.loadIndex().then((index) => (index.global ? undefined : this.readJson<TagOrdinalsFile>(`tag-ordinals/${source.slug}.json`))) : undefined;
     // Word matching (and Fuse.js with it) loads with the first words: the page's own thread, which
     // runs only structured filters, never fetches it.
     const matching = import('../../search/word-match.ts');
-    this.words = Promise.all([info, ordinals, matching]).then(
+    this.words = Promise.all([this.wordsFile(), ordinals, matching]).then(
       ([info, ordinals, { WordMatcher }]) => {
         if (ordinals) withGlobalOrdinals(this.index!, ordinals);
+        this.displayShardSize ||= info.displayShardSize;
         return new WordMatcher((path) => this.readJson(path), info);
       },
       (error: Error) => {
@@ -79,45 +92,58 @@ export class Searcher {
     return shard;
   }
 
-  private async row(ordinal: number): Promise<DisplayRow> {
-    if (this.inlineDisplay) return this.inlineDisplay[ordinal]!;
-    const global = this.index!.global![ordinal]!;
-    const n = Math.floor(global / this.displayShardSize);
+  /** The display file a global ordinal's row is in. */
+  private fileOf(global: number): number {
+    return Math.floor(global / this.displayShardSize);
+  }
+
+  private async row(global: number): Promise<DisplayRow> {
+    const n = this.fileOf(global);
     const rows = this.displayRows.get(n) ?? (await this.displayShard(n));
     return rows[global % this.displayShardSize]!;
   }
 
-  private async rowsOf(local: Uint32Array): Promise<ResultRow[]> {
-    const idx = this.index!;
-    const display = await Promise.all(Array.from(local, (ordinal) => this.row(ordinal)));
-    return display.map(([slug, title, excerpt], i) => {
-      const ordinal = local[i]!;
-      return {
-        slug,
-        title,
-        excerpt,
-        replies: idx.replies[ordinal]!,
-        tags: idx.topicTags[ordinal]!.map((t) => idx.tagNames[t]!),
-        author: idx.authorNames[idx.author[ordinal]!] ?? '',
-        updatedMs: idx.updatedMs[ordinal]!,
-      };
-    });
+  /** The rows of global ordinals, or of a tag file's local ones (its rows are inline). */
+  private async rowsOf(ordinals: Uint32Array, local: boolean): Promise<ResultRow[]> {
+    const inline = local ? this.inlineDisplay : undefined;
+    const global = local ? this.index?.global : undefined;
+    const display = await Promise.all(
+      Array.from(ordinals, (ordinal) => (inline ? inline[ordinal]! : this.row(global ? global[ordinal]! : ordinal))),
+    );
+    return display.map(([slug, title, excerpt, updated, replies, author, tags]) => ({ slug, title, excerpt, replies, tags, author, updatedMs: updated * 1000 }));
   }
 
-  /** Loads the index of a tag's page or of the whole site and says what the form can offer. */
-  async init(source: IndexSource): Promise<Choices> {
+  /** Says where the index is; nothing is fetched until a search or `choices` needs it. */
+  init(source: IndexSource): void {
     this.source = source;
+  }
+
+  /** Loads the index of a tag's page or of the whole site, once. */
+  private loadIndex(): Promise<SearchIndex> {
+    return (this.indexLoad ??= this.readIndex().catch((error: Error) => {
+      this.indexLoad = undefined; // tried again on the next search
+      throw error;
+    }));
+  }
+
+  private async readIndex(): Promise<SearchIndex> {
+    const { source } = this;
     const file = source.kind === 'tag' ? await this.readJson<TagFile>(`tags/${source.slug}.json`) : await this.readJson<CoreFile>('core.json');
     const index = decodeIndex(file);
     this.index = index;
     this.inlineDisplay = 'display' in file ? file.display : undefined;
-    this.displayShardSize = 'displayShardSize' in file ? file.displayShardSize : 0;
-    this.siteWords = 'postingBounds' in file ? { count: file.count, postingBounds: file.postingBounds, vocabKeys: file.vocabKeys } : undefined;
-    this.words = undefined;
+    if ('displayShardSize' in file) this.displayShardSize = file.displayShardSize;
+    if ('postingBounds' in file) this.siteWords ??= Promise.resolve({ count: file.count, displayShardSize: file.displayShardSize, postingBounds: file.postingBounds, vocabKeys: file.vocabKeys });
     // The sort orders are prepared while the visitor is still choosing filters, not during a search.
     setTimeout(() => {
       for (const sort of ['newest', 'replies', 'views']) order(index, sort);
     }, 0);
+    return index;
+  }
+
+  /** What the form can offer, once the index is loaded. */
+  async choices(): Promise<Choices> {
+    const index = await this.loadIndex();
     return {
       // Every tag and author, the most used first: the page suggests those starting with what is typed.
       tags: byUse(index.tagNames, index.tagPostings),
@@ -126,17 +152,25 @@ export class Searcher {
     };
   }
 
+  /**
+   * Runs one search. With `partial`, a search of the whole site with words only (a shared link)
+   * is answered from the word index and display files alone, before core.json has arrived: its
+   * results then have no facet counts (`partial` is set on them).
+   */
   async search(request: SearchRequest): Promise<SearchResults> {
     const started = performance.now();
-    const idx = this.index!;
+    const { query } = request;
     const seen = { terms: new Set<string>(), unmatched: [] as string[] };
-    const matcher = request.query.q ? await this.wordMatcher() : undefined;
-    const matches = matcher ? await matcher.match(request.query.q, request.query.in === 'titles', seen) : undefined;
+    const quick = request.partial && !this.index && this.source.kind === 'site' && onlyWords(query);
+    const idx = quick ? undefined : await this.loadIndex();
+    const matcher = query.q ? await this.wordMatcher() : undefined;
+    const matches = matcher ? await matcher.match(query.q, query.in === 'titles', seen) : undefined;
     const engineStarted = performance.now();
-    const result = runSearch(idx, request.query, new Date(request.now), request.pageSize, matches);
+    const full = idx ? runSearch(idx, query, new Date(request.now), request.pageSize, matches) : undefined;
+    const result = full ?? rankWords((await this.wordsFile()).count, matches!, query.words, query.page, request.pageSize);
     const engineMs = performance.now() - engineStarted;
-    const rows = await this.rowsOf(result.page);
-    this.prefetchDisplay();
+    const rows = await this.rowsOf(result.page, idx !== undefined);
+    if (!this.inlineDisplay) this.prefetch.searched(Array.from(idx?.global ? result.next.map((local) => idx.global![local]!) : result.next, (global) => this.fileOf(global)));
     // Close words only for a search that found nothing: the help below "Found 0 results" offers them.
     const closeWords = matcher && result.total === 0 ? await Promise.all(seen.unmatched.map(async (word): Promise<[string, string]> => [word, (await matcher.closeTerm(word)) ?? ''])) : [];
     return {
@@ -145,7 +179,8 @@ export class Searcher {
       pages: result.pages,
       rows,
       // Only the values shown are sent: every tag of 100,000 topics would cost more than the search.
-      facets: namedFacets(idx, result.facets, FACETS_SHOWN),
+      facets: full ? namedFacets(idx!, full.facets, FACETS_SHOWN) : { tags: [], types: [], authors: [] },
+      ...(full ? {} : { partial: true }),
       marks: [...seen.terms],
       closeWords,
       ms: performance.now() - started,
@@ -156,25 +191,6 @@ export class Searcher {
   /** Words being typed: their vocabulary and postings files are fetched before the search asks. */
   prefetchWords(q: string): void {
     // A prefetch that fails is only a lost head start: the search itself reports the error.
-    if (this.index) this.wordMatcher().then((matcher) => matcher.prefetch(q)).catch(() => undefined);
-  }
-
-  /**
-   * After the first search of a small site, all its display rows, a few files at a time: a
-   * searching visitor's next results then wait for no file. Files in flight together arrive
-   * sooner than one after another, and each is still parsed in a task of its own, so a search is
-   * never queued behind a long one.
-   */
-  private prefetchDisplay(): void {
-    if (this.prefetchingDisplay || this.inlineDisplay || this.index!.count > SMALL_SITE_MAX_TOPICS) return;
-    this.prefetchingDisplay = true;
-    const shards = Math.ceil(this.index!.count / this.displayShardSize);
-    let next = 0;
-    const lane = async (): Promise<void> => {
-      while (next < shards) await this.displayShard(next++).catch(() => undefined);
-    };
-    setTimeout(() => {
-      for (let i = 0; i < DISPLAY_PREFETCH_LANES; i++) void lane();
-    }, 0);
+    this.wordMatcher().then((matcher) => matcher.prefetch(q)).catch(() => undefined);
   }
 }

@@ -1,0 +1,92 @@
+// Words' relevancy: how the word matches of a query (found by WordMatcher) filter and rank topics.
+import { effectiveSort, type SearchQuery } from './query.ts';
+import type { SearchIndex, SearchResult } from './engine.ts';
+
+/** In a word's `exact` flags: the topic holds the word itself (in the fields searched). */
+export const EXACT_WORD = 1;
+/** In a word's `exact` flags: the topic's title holds the word itself. */
+export const EXACT_IN_TITLE = 2;
+
+/**
+ * Word matches for a query, found by the caller (vocabulary + postings): per query word, a score
+ * for every global ordinal (0: the topic does not contain the word, not even a prefix or typo of
+ * it) and flags saying where it holds the word itself.
+ */
+export type WordMatches = Array<{ scores: Float64Array; exact: Uint8Array }>;
+
+/**
+ * Relevancy ranks by what a topic holds exactly before how well it scores: more query words held
+ * exactly first (so every topic holding all of them ranks above any that matches through a prefix
+ * or a typo), then more of them in the title, then the score. Scores stay far below these steps.
+ */
+const EXACT_WORD_RANK = 1e6;
+const TITLE_WORD_RANK = 1e4;
+
+/**
+ * How global ordinal `ordinal` matches the words: how many of them it holds (exactly or not) and
+ * its relevancy (see EXACT_WORD_RANK).
+ */
+function wordScore(words: WordMatches, ordinal: number): { hits: number; total: number } {
+  let total = 0;
+  let hits = 0;
+  for (let w = 0; w < words.length; w++) {
+    const { scores, exact } = words[w]!;
+    const s = scores[ordinal]!;
+    if (s <= 0) continue;
+    hits++;
+    const flags = exact[ordinal]!;
+    total += s + (flags & EXACT_WORD ? EXACT_WORD_RANK : 0) + (flags & EXACT_IN_TITLE ? TITLE_WORD_RANK : 0);
+  }
+  return { hits, total };
+}
+
+const matchesWords = (hits: number, words: number, mode: 'all' | 'any') => (mode === 'all' ? hits === words && hits > 0 : hits > 0);
+
+/** Keeps the candidates that match the words (`all` or `any` of them); their relevancy is indexed by local ordinal. */
+export function wordFilter(index: SearchIndex, candidates: Uint32Array, words: WordMatches, mode: 'all' | 'any'): { ordinals: Uint32Array; score: Float64Array } {
+  const { global } = index;
+  if (!global) throw new Error("words need the tag's global ordinals (withGlobalOrdinals)");
+  const score = new Float64Array(index.count);
+  const kept = new Uint32Array(candidates.length);
+  let size = 0;
+  for (let c = 0; c < candidates.length; c++) {
+    const local = candidates[c]!;
+    const { hits, total } = wordScore(words, global[local]!);
+    if (matchesWords(hits, words.length, mode)) {
+      kept[size++] = local;
+      score[local] = total;
+    }
+  }
+  return { ordinals: kept.slice(0, size), score };
+}
+
+/** Whether a query has words and nothing else that needs core.json: no structured filter, relevancy order. */
+export function onlyWords(query: SearchQuery): boolean {
+  return (
+    query.q !== '' && query.tags.length === 0 && !query.author && !query.type && query.created.kind === 'any' &&
+    query.updated.kind === 'any' && query.minReplies === 0 && query.minViews === 0 && effectiveSort(query) === 'relevancy'
+  );
+}
+
+/**
+ * A search with words only (see onlyWords) over all `count` topics of the site, without core.json:
+ * the requested page's global ordinals in relevancy order, as runSearch would give them.
+ */
+export function rankWords(count: number, words: WordMatches, mode: 'all' | 'any', page: number, pageSize: number): Omit<SearchResult, 'facets'> {
+  const kept: number[] = [];
+  const score = new Float64Array(count);
+  for (let ordinal = 0; ordinal < count; ordinal++) {
+    const { hits, total } = wordScore(words, ordinal);
+    // A `q` with no words in it (`?!`) filters nothing, as in runSearch.
+    if (words.length === 0 || matchesWords(hits, words.length, mode)) (kept.push(ordinal), (score[ordinal] = total));
+  }
+  return paged(Uint32Array.from(kept).sort((a, b) => score[b]! - score[a]! || a - b), page, pageSize);
+}
+
+/** Page `page` of sorted results (clamped to the last page), and the one after it. */
+export function paged(sorted: Uint32Array, page: number, pageSize: number): Omit<SearchResult, 'facets'> {
+  const pages = Math.max(1, Math.ceil(sorted.length / pageSize));
+  const pageNumber = Math.min(page, pages);
+  const start = (pageNumber - 1) * pageSize;
+  return { total: sorted.length, page: sorted.slice(start, start + pageSize), next: sorted.slice(start + pageSize, start + 2 * pageSize), pageNumber, pages };
+}
