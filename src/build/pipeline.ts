@@ -16,6 +16,7 @@ import type { Limits } from '../content/limits.ts';
 import { writeSecurityHeaders, writeWorkflowHeaders } from '../outputs/headers.ts';
 import { siteRootUrl } from '../model/urls.ts';
 import { siteProblems } from '../integration/options.ts';
+import { hostLimitWarnings, measureSite, sizeLine } from './host-limits.ts';
 import { carryOver, codeDigest, forgetPages, noteSource, pruneCaches, rememberedPosts, rememberPages, rememberPosts, reusablePages } from './cache.ts';
 import { indexAndFeedsInWorker } from './index-and-feeds.ts';
 import { buildStore, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
@@ -120,6 +121,8 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   writeSiteFiles(fresh, await store.indexAndFeeds!, { siteRoot, pages, reuse, lastModified: pageDates(store.content!.topics) });
   rmSync(join(fresh, '.prerender'), { recursive: true, force: true });
   carryOver(reuse.reused, settings.outDir, fresh);
+  const size = measureSite(fresh);
+  const warnings = hostLimitWarnings(size);
 
   // 6. Swap. The old keys are forgotten before the output is replaced, so a crash can never pair old keys with new files.
   forgetPages(build.cacheDir);
@@ -128,8 +131,11 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   rememberPosts(build.cacheDir, build.code, build.memory);
   rmSync(workFolder(settings.root), { recursive: true, force: true });
   progress.done();
+  // Said by `astro build` as by `npm run build`: before the site is deployed anywhere.
+  console.log(sizeLine(size));
+  for (const warning of warnings) console.warn(warning);
 
-  const outcome: BuildOutcome = { outDir: settings.outDir, pages: reuse.next.size, reused: reuse.reused.size, seconds: (performance.now() - build.started) / 1000 };
+  const outcome: BuildOutcome = { outDir: settings.outDir, pages: reuse.next.size, reused: reuse.reused.size, seconds: (performance.now() - build.started) / 1000, size, warnings };
   Object.assign(store, { content: undefined, reuse: undefined, indexAndFeeds: undefined, outcome });
   return outcome;
 }

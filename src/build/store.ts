@@ -8,6 +8,7 @@
  * 100,000 records into its data store, and serialising that to disk, cost seconds and memory for
  * records that are already validated and normalised.
  */
+import type { SiteSize } from './host-limits.ts';
 import type { SiteContent } from '../content/load.ts';
 import type { IndexAndFeeds } from './index-and-feeds.ts';
 
@@ -46,6 +47,9 @@ export interface BuildOutcome {
   pages: number;
   reused: number;
   seconds: number;
+  /** What the site weighs and the known hosts' limits it passes (src/build/host-limits.ts). */
+  size: SiteSize;
+  warnings: string[];
 }
 
 interface Store {

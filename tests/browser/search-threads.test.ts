@@ -237,7 +237,7 @@ describe("a small site's display rows", () => {
     const shown = await filesOfPage(page, 1);
     const next = await filesOfPage(page, 2);
     expect([...next].filter((file) => !shown.has(file) && !first.has(file)).length).toBeGreaterThan(0);
-    await expect.poll(() => [...next].filter((file) => !display().has(file)), 'the next page waits for no file').toEqual([]);
+    await expect.poll(() => [...next].filter((file) => !display().has(file)), { message: 'the next page waits for no file' }).toEqual([]);
     expect(display()).toEqual(new Set([...first, ...shown, ...next]));
     await page.click('[data-pagination] a[rel="next"]');
     await done(page);

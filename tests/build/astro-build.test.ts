@@ -5,7 +5,7 @@
  * builds the project's own content/ into its own dist/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -49,6 +49,15 @@ describe('astro build', () => {
     expect(astroFiles.has('search-index/core.json')).toBe(true);
     expect(astroFiles.has('sitemap-index.xml')).toBe(true);
     expect(astroFiles).toEqual(digests(join(project, 'dist-npm')));
+    // Both say what the site weighs, before it is deployed: its files, size and largest file.
+    const bytes = [...astroFiles.keys()].map((file) => statSync(join(project, 'dist', file)).size);
+    const largest = Math.max(...bytes);
+    for (const { stdout } of [viaAstro, viaNpm]) {
+      const line = /^site: ([\d,]+) files, ([\d.]+) (KB|MB), largest (\S+) \(/m.exec(stdout);
+      expect(line, stdout).not.toBeNull();
+      expect(Number(line![1]!.replace(/,/g, ''))).toBe(astroFiles.size);
+      expect(statSync(join(project, 'dist', line![4]!)).size).toBe(largest);
+    }
     // Nothing is left of the build's own folders.
     expect(readdirSync(project).filter((name) => name.startsWith('.dist.building'))).toEqual([]);
     expect(readdirSync(join(project, '.tagsite-build')).filter((name) => /^\d+$/.test(name))).toEqual([]);
