@@ -4,7 +4,7 @@ import { tagSlug } from '../model/tags.ts';
 import { terms, vocabKey } from './words.ts';
 import { comparePopularity } from '../model/popularity.ts';
 import {
-  DISPLAY_ROWS_PER_FILE, INDEX_VERSION, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
+  DISPLAY_ALL_ROWS_PER_FILE, DISPLAY_ROWS_PER_FILE, INDEX_VERSION, type DisplayFiles, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
   type PostingsFile, type StructuredCore, type TagFile, type TagOrdinalsFile, type VocabFile, type WordsFile,
 } from './index-format.ts';
 
@@ -104,16 +104,22 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
   for (const [key, file] of vocab) files.set(`vocab/${key}.json`, JSON.stringify(file));
   shards.forEach((shard, n) => files.set(`postings/${n}.json`, JSON.stringify(shard)));
 
-  const shardSize = DISPLAY_ROWS_PER_FILE;
-  const core: CoreFile = { version: INDEX_VERSION, displayShardSize: shardSize, postingBounds, vocabKeys, ...structured };
-  files.set('core.json', JSON.stringify(core));
-
   const row = (topic: Topic): DisplayRow => [
     topic.slug, topic.title, topic.excerpt, Math.floor(topic.updatedMs / 1000), topic.replies, topic.author, topic.tags,
   ];
-  for (let start = 0; start < topics.length; start += shardSize) {
-    files.set(`display/${start / shardSize}.json`, JSON.stringify(topics.slice(start, start + shardSize).map(row)));
+  const rows = topics.map(row);
+  for (let start = 0; start < rows.length; start += DISPLAY_ROWS_PER_FILE) {
+    files.set(`display/${start / DISPLAY_ROWS_PER_FILE}.json`, JSON.stringify(rows.slice(start, start + DISPLAY_ROWS_PER_FILE)));
   }
+  let displayAllBytes = 0;
+  for (let start = 0; start < rows.length; start += DISPLAY_ALL_ROWS_PER_FILE) {
+    const text = JSON.stringify(rows.slice(start, start + DISPLAY_ALL_ROWS_PER_FILE));
+    files.set(`display-all/${start / DISPLAY_ALL_ROWS_PER_FILE}.json`, text);
+    displayAllBytes += text.length; // characters: near enough to bytes for a budget
+  }
+  const display: DisplayFiles = { displayShardSize: DISPLAY_ROWS_PER_FILE, displayAllSize: DISPLAY_ALL_ROWS_PER_FILE, displayAllBytes };
+  const core: CoreFile = { version: INDEX_VERSION, ...display, postingBounds, vocabKeys, ...structured };
+  files.set('core.json', JSON.stringify(core));
 
   // One self-contained file per tag: its topics only, with local ids for tags, authors and types.
   const byTag = new Map<string, number[]>();
@@ -124,7 +130,7 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
       list.push(ordinal);
     }
   });
-  files.set('words.json', JSON.stringify({ count: topics.length, displayShardSize: shardSize, postingBounds, vocabKeys } satisfies WordsFile));
+  files.set('words.json', JSON.stringify({ count: topics.length, ...display, postingBounds, vocabKeys } satisfies WordsFile));
   for (const [tag, ordinals] of byTag) {
     const subset = ordinals.map((ordinal) => topics[ordinal]!);
     const localTags = [...new Set(subset.flatMap((topic) => topic.tags))];

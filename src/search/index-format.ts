@@ -21,6 +21,22 @@ export const SMALL_SITE_MAX_TOPICS = 20_000;
  */
 export const DISPLAY_ROWS_PER_FILE = 4;
 
+/**
+ * Topics per file of the same rows in big files (display-all/<n>.json), for fetching every row at
+ * once (see DisplayPrefetch): 256 rows gzip to about 36 KB, so few requests carry them all.
+ */
+export const DISPLAY_ALL_ROWS_PER_FILE = 256;
+
+/** Where the display rows are: small files for a page of results, big ones for all of them. */
+export interface DisplayFiles {
+  /** Topics per display file (display/<n>.json). */
+  displayShardSize: number;
+  /** Topics per file of display-all/<n>.json. */
+  displayAllSize: number;
+  /** Bytes of all display-all files together (uncompressed). */
+  displayAllBytes: number;
+}
+
 /** One content type in the index; `parent` is the index of the parent forum or -1. */
 export interface IndexedType {
   id: string;
@@ -54,10 +70,8 @@ export interface StructuredCore extends Columns {
 }
 
 /** core.json: everything structured filters need, for the whole site, and where the rest is. */
-export interface CoreFile extends StructuredCore {
+export interface CoreFile extends StructuredCore, DisplayFiles {
   version: number;
-  /** Topics per display shard (display/<n>.json). */
-  displayShardSize: number;
   /** First term of each postings shard (postings/<n>.json); see PostingsFile. */
   postingBounds: string[];
   /** Vocabulary shard keys present (vocab/<key>.json). */
@@ -88,11 +102,9 @@ export interface TagFile extends Columns {
  * fetches it only when words are typed, so its own file does not grow with the site (core.json,
  * site-wide anyway, carries the same fields).
  */
-export interface WordsFile {
+export interface WordsFile extends DisplayFiles {
   /** Topics in the whole site (word weights are relative to it). */
   count: number;
-  /** Topics per display file (display/<n>.json). */
-  displayShardSize: number;
   postingBounds: string[];
   vocabKeys: string[];
 }

@@ -225,23 +225,29 @@ describe("a small site's display rows", () => {
     return new Set(oracleSearch(content.topics, content.contentTypes.list, { ...query, page: n }, NOW, await pageSize(page)).page.map((topic) => files.get(topic.slug)!));
   }
 
-  it("are fetched for the results shown, and the next page's only from the second search on", async () => {
+  it('are fetched for the results shown, and all of them (in big files) only from the second search on', async () => {
     const start = site.requests.length;
-    const display = () => new Set(site.requests.slice(start).filter((path) => path.startsWith('/search-index/display/')));
+    const requested = (folder: string) => new Set(site.requests.slice(start).filter((path) => path.startsWith(`/search-index/${folder}/`)));
     const { page } = await openSearch('?min_replies=1');
     const first = await filesOfPage(page, 1);
     expect(first.size).toBeGreaterThan(3);
     await page.waitForTimeout(300); // time for a background fetch, if there were one
-    expect(display(), 'one search fetches only what it shows').toEqual(first);
+    expect(requested('display'), 'one search fetches only what it shows').toEqual(first);
+    expect(requested('display-all')).toEqual(new Set());
     await filter(page, 'min_replies', '2');
-    const shown = await filesOfPage(page, 1);
-    const next = await filesOfPage(page, 2);
-    expect([...next].filter((file) => !shown.has(file) && !first.has(file)).length).toBeGreaterThan(0);
-    await expect.poll(() => [...next].filter((file) => !display().has(file)), { message: 'the next page waits for no file' }).toEqual([]);
-    expect(display()).toEqual(new Set([...first, ...shown, ...next]));
+    const all = readdirSync(join(outDir, 'search-index', 'display-all')).map((name) => `/search-index/display-all/${name}`);
+    expect(all.length).toBeGreaterThan(1);
+    await expect.poll(() => requested('display-all').size).toBe(all.length);
+    expect(requested('display-all')).toEqual(new Set(all));
+    const small = requested('display').size;
+    for (const value of ['3', '5']) {
+      await filter(page, 'min_replies', value);
+      expect(await shownSlugs(page)).toEqual(await oracleSlugs(page));
+    }
     await page.click('[data-pagination] a[rel="next"]');
     await done(page);
     expect(await shownSlugs(page)).toEqual(await oracleSlugs(page));
+    expect(requested('display').size, 'later results wait for no file').toBe(small);
     await page.close();
   });
 
@@ -260,6 +266,7 @@ describe("a small site's display rows", () => {
     }
     await page.waitForTimeout(300);
     expect(display()).toEqual(wanted);
+    expect(site.requests.slice(start).filter((path) => path.startsWith('/search-index/display-all/'))).toEqual([]);
     await page.close();
   });
 });

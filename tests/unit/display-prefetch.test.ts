@@ -1,28 +1,53 @@
-// Background fetching of display files (src/client/search/prefetch.ts): only from a visitor's
+// Background fetching of display rows (src/client/search/prefetch.ts): only from a visitor's
 // second search on, only when the browser welcomes it, within the budget, each file once.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DISPLAY_PREFETCH_BUDGET, DisplayPrefetch, prefetchWelcome } from '../../src/client/search/prefetch.ts';
+import { DISPLAY_PREFETCH_ALL_BYTES, DISPLAY_PREFETCH_FILES, DisplayPrefetch, prefetchWelcome } from '../../src/client/search/prefetch.ts';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
-function prefetcher(welcome = true) {
+/** A prefetcher over a site whose rows weigh `allBytes`, recording what it fetched. */
+function prefetcher(allBytes: number, welcome = true) {
   const fetched = new Set<number>();
   const asked: number[] = [];
+  let all = 0;
   const prefetch = new DisplayPrefetch(
-    (n) => (asked.push(n), fetched.add(n)),
-    (n) => fetched.has(n),
+    {
+      file: (n) => (asked.push(n), fetched.add(n)),
+      fetched: (n) => fetched.has(n),
+      allBytes: () => allBytes,
+      all: () => all++,
+    },
     () => welcome,
   );
-  return { prefetch, asked, fetched };
+  return { prefetch, asked, fetched, all: () => all };
 }
 
-describe('prefetching the display files of the next page of results', () => {
-  it('waits for the second search, then fetches each file of its next page once, after the search answered', () => {
-    const { prefetch, asked, fetched } = prefetcher();
+const BIG = DISPLAY_PREFETCH_ALL_BYTES + 1;
+
+describe("prefetching a small site's rows", () => {
+  it('fetches all of them once, from the second search on, after that search answered', () => {
+    const { prefetch, asked, all } = prefetcher(DISPLAY_PREFETCH_ALL_BYTES);
+    prefetch.searched([1, 2]);
+    vi.runAllTimers();
+    expect(all(), 'one search is often all a visit does').toBe(0);
+    prefetch.searched([3, 4]);
+    expect(all(), 'not before the search has answered').toBe(0);
+    vi.runAllTimers();
+    expect(all()).toBe(1);
+    for (let i = 0; i < 5; i++) prefetch.searched([i]);
+    vi.runAllTimers();
+    expect(all()).toBe(1);
+    expect(asked, 'no small files besides').toEqual([]);
+  });
+});
+
+describe("prefetching a big site's rows: the next page's files", () => {
+  it('waits for the second search, then fetches each file of its next page once', () => {
+    const { prefetch, asked, fetched, all } = prefetcher(BIG);
     prefetch.searched([3, 4, 5]);
     vi.runAllTimers();
-    expect(asked, 'one search is often all a visit does').toEqual([]);
+    expect(asked).toEqual([]);
     fetched.add(7); // fetched for a page shown
     prefetch.searched([7, 8, 8, 9]);
     expect(asked, 'not before the search has answered').toEqual([]);
@@ -31,26 +56,29 @@ describe('prefetching the display files of the next page of results', () => {
     prefetch.searched([9, 10]);
     vi.runAllTimers();
     expect(asked).toEqual([8, 9, 10]);
+    expect(all()).toBe(0);
   });
 
-  it(`never fetches more than ${DISPLAY_PREFETCH_BUDGET} files a visit`, () => {
-    const { prefetch, asked } = prefetcher();
+  it(`never fetches more than ${DISPLAY_PREFETCH_FILES} files a visit`, () => {
+    const { prefetch, asked } = prefetcher(BIG);
     prefetch.searched([]);
-    for (let start = 0; start < 3 * DISPLAY_PREFETCH_BUDGET; start += 25) prefetch.searched(Array.from({ length: 25 }, (_, i) => start + i));
+    for (let start = 0; start < 3 * DISPLAY_PREFETCH_FILES; start += 25) prefetch.searched(Array.from({ length: 25 }, (_, i) => start + i));
     vi.runAllTimers();
-    expect(asked).toHaveLength(DISPLAY_PREFETCH_BUDGET);
-    expect(new Set(asked).size).toBe(DISPLAY_PREFETCH_BUDGET);
-  });
-
-  it('fetches nothing when not welcome', () => {
-    const { prefetch, asked } = prefetcher(false);
-    for (let i = 0; i < 5; i++) prefetch.searched([i]);
-    vi.runAllTimers();
-    expect(asked).toEqual([]);
+    expect(asked).toHaveLength(DISPLAY_PREFETCH_FILES);
+    expect(new Set(asked).size).toBe(DISPLAY_PREFETCH_FILES);
   });
 });
 
 describe('whether prefetching is welcome', () => {
+  it('fetches nothing ahead when not', () => {
+    for (const allBytes of [1000, BIG]) {
+      const { prefetch, asked, all } = prefetcher(allBytes, false);
+      for (let i = 0; i < 5; i++) prefetch.searched([i]);
+      vi.runAllTimers();
+      expect([asked, all()]).toEqual([[], 0]);
+    }
+  });
+
   it('is not under Save-Data or on a slow connection', () => {
     expect(prefetchWelcome(undefined)).toBe(true);
     expect(prefetchWelcome({ effectiveType: '4g', saveData: false })).toBe(true);

@@ -1,10 +1,13 @@
-// Background fetching of display files, only where it pays and is welcome.
+// Background fetching of display rows, only where it pays and is welcome.
 
 /**
- * Display files a page visit may fetch ahead of need, at most: 100 files of 4 rows (about 100 KB
- * gzip), four pages of results after the ones asked for.
+ * Display rows a page visit may fetch ahead of need, at most. All of a site's rows, when they are
+ * no more than DISPLAY_PREFETCH_ALL_BYTES (about 1.7 MB gzip: a site of some 12,000 topics), so
+ * every later result waits for no file; otherwise the rows of the page after each one shown
+ * ("Next"), up to DISPLAY_PREFETCH_FILES small files (about 100 KB gzip) a visit.
  */
-export const DISPLAY_PREFETCH_BUDGET = 100;
+export const DISPLAY_PREFETCH_ALL_BYTES = 4_500_000;
+export const DISPLAY_PREFETCH_FILES = 100;
 
 interface ConnectionInfo {
   saveData?: boolean;
@@ -17,33 +20,48 @@ export function prefetchWelcome(connection: ConnectionInfo | undefined = (naviga
   return !connection.saveData && !['slow-2g', '2g', '3g'].includes(connection.effectiveType ?? '');
 }
 
+/** What can be prefetched: small display files one by one, or every row at once. */
+export interface PrefetchTargets {
+  /** Fetches display file `n` (a few rows). */
+  file(n: number): void;
+  /** Whether display file `n`'s rows are here or on their way. */
+  fetched(n: number): boolean;
+  /** Uncompressed bytes of all the site's rows. */
+  allBytes(): number;
+  /** Fetches all the site's rows. */
+  all(): void;
+}
+
 /**
- * The display files of the page after the one shown ("Next"), fetched after the search has
- * answered: only from a visitor's second search on (one search is often all a visit does), when
- * welcome, and within DISPLAY_PREFETCH_BUDGET files a visit.
+ * Fetches display rows after a search has answered: only from a visitor's second search on (one
+ * search is often all a visit does), when welcome, within the budget above.
  */
 export class DisplayPrefetch {
   private searches = 0;
   private spent = 0;
-  private readonly fetchFile: (n: number) => unknown;
-  private readonly fetched: (n: number) => boolean;
+  private allStarted = false;
+  private readonly targets: PrefetchTargets;
   private readonly welcome: () => boolean;
 
-  constructor(fetchFile: (n: number) => unknown, fetched: (n: number) => boolean, welcome: () => boolean = prefetchWelcome) {
-    this.fetchFile = fetchFile;
-    this.fetched = fetched;
+  constructor(targets: PrefetchTargets, welcome: () => boolean = prefetchWelcome) {
+    this.targets = targets;
     this.welcome = welcome;
   }
 
   /** A search was answered; `next` are the display files of its next page. */
   searched(next: readonly number[]): void {
     this.searches++;
-    if (this.searches < 2 || !this.welcome()) return;
-    const wanted = [...new Set(next)].filter((n) => !this.fetched(n)).slice(0, DISPLAY_PREFETCH_BUDGET - this.spent);
+    if (this.searches < 2 || this.allStarted || !this.welcome()) return;
+    if (this.targets.allBytes() <= DISPLAY_PREFETCH_ALL_BYTES) {
+      this.allStarted = true;
+      setTimeout(() => this.targets.all(), 0);
+      return;
+    }
+    const wanted = [...new Set(next)].filter((n) => !this.targets.fetched(n)).slice(0, DISPLAY_PREFETCH_FILES - this.spent);
     if (wanted.length === 0) return;
     this.spent += wanted.length;
     setTimeout(() => {
-      for (const n of wanted) this.fetchFile(n);
+      for (const n of wanted) this.targets.file(n);
     }, 0);
   }
 }

@@ -3,7 +3,7 @@
 import { decodeIndex, order, runSearch, withGlobalOrdinals, type SearchIndex } from '../../search/engine.ts';
 import { onlyWords, rankWords } from '../../search/relevance.ts';
 import { FACETS_SHOWN, namedFacets, typeChoices } from '../../search/facets.ts';
-import { type CoreFile, type DisplayRow, type TagFile, type TagOrdinalsFile, type WordsFile } from '../../search/index-format.ts';
+import { type CoreFile, type DisplayFiles, type DisplayRow, type TagFile, type TagOrdinalsFile, type WordsFile } from '../../search/index-format.ts';
 import type { WordMatcher } from '../../search/word-match.ts';
 import type { Choices, IndexSource, ResultRow, SearchRequest, SearchResults } from './protocol.ts';
 import { comparePopularity } from '../../model/popularity.ts';
@@ -29,15 +29,21 @@ export class Searcher {
    */
   private words: Promise<WordMatcher> | undefined;
   private siteWords: Promise<WordsFile> | undefined;
-  private displayShardSize = 0;
+  /** Where the site's display rows are (from words.json or core.json). */
+  private display: DisplayFiles = { displayShardSize: 0, displayAllSize: 0, displayAllBytes: 0 };
   private inlineDisplay: DisplayRow[] | undefined;
   private readonly displayShards = new Map<number, Promise<DisplayRow[]>>();
   /** Display rows already fetched, for results that need not wait a turn of the event loop. */
   private readonly displayRows = new Map<number, DisplayRow[]>();
-  private readonly prefetch = new DisplayPrefetch(
-    (n) => void this.displayShard(n).catch(() => undefined), // a prefetch that fails is only a lost head start
-    (n) => this.displayShards.has(n),
-  );
+  /** Rows of display-all/<n>.json, fetched ahead (see DisplayPrefetch). */
+  private readonly allRows = new Map<number, DisplayRow[]>();
+  private readonly prefetch = new DisplayPrefetch({
+    // A prefetch that fails is only a lost head start: the search that needs the rows fetches them.
+    file: (n) => void this.displayShard(n).catch(() => undefined),
+    fetched: (n) => this.displayShards.has(n),
+    allBytes: () => this.display.displayAllBytes,
+    all: () => void this.fetchAllRows(),
+  });
 
   constructor(indexUrl: string) {
     this.indexUrl = indexUrl;
@@ -68,7 +74,7 @@ export class Searcher {
     this.words = Promise.all([this.wordsFile(), ordinals, matching]).then(
       ([info, ordinals, { WordMatcher }]) => {
         if (ordinals) withGlobalOrdinals(this.index!, ordinals);
-        this.displayShardSize ||= info.displayShardSize;
+        if (source.kind === 'site') this.display = info;
         return new WordMatcher((path) => this.readJson(path), info);
       },
       (error: Error) => {
@@ -92,15 +98,31 @@ export class Searcher {
     return shard;
   }
 
+  /** Every row of the site, a few big files at a time (browsers allow 6 connections a host over HTTP/1.1). */
+  private async fetchAllRows(): Promise<void> {
+    const { displayAllSize } = this.display;
+    const files = Math.ceil((await this.wordsFile()).count / displayAllSize);
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      for (let n = next++; n < files; n = next++) {
+        await this.readJson<DisplayRow[]>(`display-all/${n}.json`).then((rows) => this.allRows.set(n, rows), () => undefined);
+      }
+    };
+    await Promise.all([lane(), lane(), lane(), lane()]);
+  }
+
   /** The display file a global ordinal's row is in. */
   private fileOf(global: number): number {
-    return Math.floor(global / this.displayShardSize);
+    return Math.floor(global / this.display.displayShardSize);
   }
 
   private async row(global: number): Promise<DisplayRow> {
+    const { displayShardSize, displayAllSize } = this.display;
+    const ahead = this.allRows.get(Math.floor(global / displayAllSize));
+    if (ahead) return ahead[global % displayAllSize]!;
     const n = this.fileOf(global);
     const rows = this.displayRows.get(n) ?? (await this.displayShard(n));
-    return rows[global % this.displayShardSize]!;
+    return rows[global % displayShardSize]!;
   }
 
   /** The rows of global ordinals, or of a tag file's local ones (its rows are inline). */
@@ -132,8 +154,11 @@ export class Searcher {
     const index = decodeIndex(file);
     this.index = index;
     this.inlineDisplay = 'display' in file ? file.display : undefined;
-    if ('displayShardSize' in file) this.displayShardSize = file.displayShardSize;
-    if ('postingBounds' in file) this.siteWords ??= Promise.resolve({ count: file.count, displayShardSize: file.displayShardSize, postingBounds: file.postingBounds, vocabKeys: file.vocabKeys });
+    if ('postingBounds' in file) {
+      const { count, displayShardSize, displayAllSize, displayAllBytes, postingBounds, vocabKeys } = file;
+      this.display = { displayShardSize, displayAllSize, displayAllBytes };
+      this.siteWords ??= Promise.resolve({ count, displayShardSize, displayAllSize, displayAllBytes, postingBounds, vocabKeys });
+    }
     // The sort orders are prepared while the visitor is still choosing filters, not during a search.
     setTimeout(() => {
       for (const sort of ['newest', 'replies', 'views']) order(index, sort);
