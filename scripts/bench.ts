@@ -111,8 +111,13 @@ console.log('Plain Fuse.js: one Fuse index over every record with keys title, bo
 console.log('fuse.search(q) on the main thread, then the same structured filters, sort and page in plain JS.\n');
 console.log(table(all));
 if (all.some((figures) => figures.pagefind)) {
-  console.log('\nTimes are from asking to the results laid out; bytes are each response\'s smaller of gzip and raw size (Pagefind\'s files are');
-  console.log('gzip already). Pagefind\'s page is a bare one (no CSS, 25 rows of title and excerpt); tagsite\'s is the site\'s /search/.');
+  console.log('\ntagsite beside Pagefind: times are from asking to the results laid out. Bytes are each response\'s smaller of gzip and raw');
+  console.log('size (Pagefind\'s files are gzip already): page = HTML, CSS, JS and Pagefind\'s WebAssembly; index = /search-index/ but its');
+  console.log('display rows, Pagefind\'s meta, word and filter chunks; rows = display rows, Pagefind\'s fragments. Pagefind\'s page is a bare');
+  console.log('one (no site CSS, 25 rows of title and excerpt); tagsite\'s is the site\'s /search/. Recall: the share of the topics holding');
+  console.log('every word exactly (tagsite\'s word folding, by brute force) among all of a system\'s results (tagsite\'s engine run in Node');
+  console.log('on the built index, checked against the page; every Pagefind result); a misspelt word counts the topics holding the word');
+  console.log('meant. Precision: the share of the first 25 results holding every word, over word searches with at least 25 such topics.');
   for (const figures of all) if (figures.pagefind) console.log(`\n${comparisonTable(figures.size, figures.pagefind)}`);
 }
 if (values.keep) console.log(`\nkept ${workDir}`);
