@@ -16,7 +16,8 @@ export interface Bytes {
 
 /** Which part of Bytes a path belongs to. */
 export function partOf(path: string): 'page' | 'index' | 'rows' {
-  if (path.startsWith('/search-index/display/') || path.startsWith('/pagefind/fragment/')) return 'rows';
+  // display/ holds a few rows a file, display-all/ the same rows in big files fetched in the background.
+  if (/^\/search-index\/display(-all)?\//.test(path) || path.startsWith('/pagefind/fragment/')) return 'rows';
   if (path.startsWith('/search-index/')) return 'index';
   if (path.startsWith('/pagefind/') && /\.pf_\w+$|pagefind-entry\.json$/.test(path)) return 'index';
   return 'page';

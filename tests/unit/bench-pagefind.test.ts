@@ -136,7 +136,7 @@ describe('bytes and the table', () => {
   it("sort responses into page, index and rows, each counted at the smaller of gzip and raw", () => {
     expect(['/search/', '/_astro/a.js', '/pagefind/pagefind.js', '/pagefind/wasm.en.pagefind', '/__bench/pagefind.html'].map(partOf)).toEqual(['page', 'page', 'page', 'page', 'page']);
     expect(['/search-index/core.json', '/search-index/vocab/6a.json', '/pagefind/pagefind-entry.json', '/pagefind/pagefind.en_1.pf_meta', '/pagefind/index/en_2.pf_index', '/pagefind/filter/en_3.pf_filter'].map(partOf)).toEqual(Array(6).fill('index'));
-    expect(['/search-index/display/0.json', '/pagefind/fragment/en_4.pf_fragment'].map(partOf)).toEqual(['rows', 'rows']);
+    expect(['/search-index/display/0.json', '/search-index/display-all/0.json', '/pagefind/fragment/en_4.pf_fragment'].map(partOf)).toEqual(['rows', 'rows', 'rows']);
     expect(bytesOf([served('/search/', 1000, 300), served('/pagefind/fragment/en_4.pf_fragment', 200, 230), served('/search-index/core.json', 90, 40)])).toEqual({ page: 300, index: 40, rows: 200, total: 540 });
   });
 
