@@ -39,6 +39,8 @@ export interface SizeFigures {
   tagPages?: TagPageFigures[];
   /** The clean build: time, peak memory of its process tree, what it wrote. */
   build?: { seconds: number; peakRss: number; files: number; pages: number; bytes: number };
+  /** Hugo's clean build of the same topics (issue 22), when hugo is installed. */
+  hugo?: { version: string; seconds: number; peakRss: number; files: number };
   /** The build after one topic changed, into the same output folder. */
   rebuild?: { seconds: number; peakRss: number };
   /** A build with one broken topic among all the others: how long until it stopped, and whether it named the file and field. */
@@ -97,6 +99,8 @@ export function table(all: SizeFigures[]): string {
     ['  topics per second', (f) => (f.build ? `${Math.round(f.size / f.build.seconds).toLocaleString('en')}` : '—'), ''],
     ['  peak memory, whole process tree', (f) => (f.build ? `${gb(f.build.peakRss)}${f.size === 100_000 ? check(f.build.peakRss <= 6 * 1024 ** 3) : ''}` : '—'), '100k: ≤ 6 GB'],
     ['  pages / files / dist bytes', (f) => (f.build ? `${f.build.pages.toLocaleString('en')} / ${f.build.files.toLocaleString('en')} / ${(f.build.bytes / 1024 ** 2).toFixed(0)} MB` : '—'), ''],
+    ['Hugo clean build, same topics (no search/feeds)', (f) => (f.hugo ? `${f.hugo.seconds.toFixed(1)} s, ${gb(f.hugo.peakRss)}, ${f.hugo.files.toLocaleString('en')} files` : '—'), ''],
+    ['  tagsite / Hugo', (f) => (f.build && f.hugo ? `${(f.build.seconds / f.hugo.seconds).toFixed(2)}×${check(f.build.seconds <= f.hugo.seconds)}` : '—'), '≤ 1.0×'],
     ['rebuild after one topic changed', (f) => (f.rebuild ? `${f.rebuild.seconds.toFixed(1)} s, ${gb(f.rebuild.peakRss)}${f.size === 10_000 ? check(f.rebuild.seconds <= 8) : ''}` : '—'), '≤ 8 s'],
     ['one broken topic: stopped, named', (f) => (f.broken ? `${f.broken.seconds.toFixed(1)} s, ${f.broken.reported ? 'file + field' : 'NOT NAMED'}${f.broken.siteKept ? ', site kept' : ', SITE CHANGED'}${check(f.broken.reported && f.broken.siteKept)}` : '—'), ''],
     ['machine load average while measuring', (f) => (f.loadAverage ? f.loadAverage.map((n) => n.toFixed(1)).join(' → ') : '—'), ''],

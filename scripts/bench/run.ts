@@ -10,6 +10,7 @@ import { typeWithDescendants } from '../../src/search/engine.ts';
 import type { CoreFile } from '../../src/search/index-format.ts';
 import type { ResolvedOptions } from '../../src/integration/options.ts';
 import { PROBE_TAG, writeCorpus } from './corpus.ts';
+import { hugoBuild, hugoVersion, writeHugoSite } from './hugo.ts';
 import { indexDifferences, realBuild, replacedOutputsGone, replaceSearchIndex, runBuild, searchIndexOf, siteSize, StepTimeout, writeShellCorpus } from './site.ts';
 import { serveStatic } from '../../src/cli/static-server.ts';
 import { bytesToFirstResult, fuseBaseline, searchTimings, sharedLinkFirstResult, tagPageBytes, type BaselineQuery } from './measure.ts';
@@ -98,6 +99,20 @@ function editTopic(corpusDir: string, topic: SiteContent['topics'][number], day:
   writeFileSync(file, `${text.trimEnd()}\n\nEdited: one more paragraph, added for the rebuild benchmark.\n`);
 }
 
+/** Hugo's clean build of the same topic files right after tagsite's, when `hugo` is installed. */
+async function hugoFigures(figures: SizeFigures, corpusDir: string, hugoDir: string, settings: RunSettings): Promise<void> {
+  const version = hugoVersion();
+  if (!version) {
+    figures.notes.push('hugo is not installed (Debian: apt-get install hugo): no Hugo build beside tagsite');
+    return;
+  }
+  settings.log(`${figures.size}: Hugo's clean build of the same topics (${version})`);
+  writeHugoSite(hugoDir, corpusDir);
+  const run = await hugoBuild(hugoDir, settings.stepTimeoutMs);
+  figures.hugo = { version, seconds: run.seconds, peakRss: run.peakRss, files: siteSize(join(hugoDir, 'public')).files };
+  rmSync(hugoDir, { recursive: true, force: true });
+}
+
 /**
  * After the clean build: the rebuild time after one topic changed (into the same output folder, as
  * a user runs it), then a broken file among all the others: the build must stop, name the file and
@@ -164,6 +179,7 @@ export async function runSize(size: number, settings: RunSettings): Promise<Size
       log(`${size}: full build (npm run build -- --content … --out …)`);
       const clean = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs);
       figures.build = { seconds: clean.seconds, peakRss: clean.peakRss, ...siteSize(siteDir) };
+      await hugoFigures(figures, corpusDir, join(dir, 'hugo'), settings);
       const took = clean.seconds;
       const differ = indexDifferences(siteDir, searchIndexOf(content));
       figures.site = `full build, ${took.toFixed(0)} s`;

@@ -59,10 +59,18 @@ export function realBuild(project: string, contentDir: string, outDir: string, t
 
 /** Runs the build and resolves whether it succeeds or not (`expectSuccess` false: for builds that must fail). */
 export function runBuild(project: string, contentDir: string, outDir: string, timeoutMs: number, expectSuccess: boolean): Promise<BuildRun & { code: number | null }> {
+  return runMeasured(process.execPath, ['--experimental-strip-types', '--no-warnings', 'scripts/build.ts', '--content', contentDir, '--out', outDir], project, timeoutMs, expectSuccess);
+}
+
+/**
+ * Runs `command` in `cwd`, timed, sampling the resident memory of it and everything it starts;
+ * rejects when it fails (with `expectSuccess`) or outlasts `timeoutMs`.
+ */
+export function runMeasured(command: string, args: string[], cwd: string, timeoutMs: number, expectSuccess = true): Promise<BuildRun & { code: number | null }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--experimental-strip-types', '--no-warnings', 'scripts/build.ts', '--content', contentDir, '--out', outDir], {
-      cwd: project,
+    const child = spawn(command, args, {
+      cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // its own process group, so a timeout stops the build and anything it started
     });
@@ -83,8 +91,8 @@ export function runBuild(project: string, contentDir: string, outDir: string, ti
     child.on('close', (code) => {
       clearTimeout(timer);
       clearInterval(sampler);
-      if (timedOut) reject(new StepTimeout(`the build did not finish within ${Math.round(timeoutMs / 1000)} s`));
-      else if (code !== 0 && expectSuccess) reject(new Error(`the build failed (exit ${code}):\n${output.trim().split('\n').slice(-15).join('\n')}`));
+      if (timedOut) reject(new StepTimeout(`${basename(command)} did not finish within ${Math.round(timeoutMs / 1000)} s`));
+      else if (code !== 0 && expectSuccess) reject(new Error(`${basename(command)} failed (exit ${code}):\n${output.trim().split('\n').slice(-15).join('\n')}`));
       else resolve({ seconds: (performance.now() - started) / 1000, peakRss, output, code });
     });
   });
