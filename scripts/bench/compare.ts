@@ -15,9 +15,9 @@ import { topicPath } from '../../src/model/urls.ts';
 import { bytesOf, type Bytes, type PagefindComparison, type SystemFigures } from './compare-report.ts';
 import { folderSize, pagefindUrls, type PagefindIndexFigures } from './pagefind.ts';
 import { comparedParams, type ComparedQuery } from './queries.ts';
-import { corpusWords, outcomeOf, relevantTopics, wordsOf } from './relevance.ts';
+import { corpusWords, FIRST_RESULTS, outcomeOf, relevantTopics, wordsOf } from './relevance.ts';
 
-/** What a page showed after a search: its total, the first results' slugs (tagsite) or every result id (Pagefind). */
+/** What a page showed after a search: its total, its rows (tagsite: slugs; Pagefind: addresses), and every result id (Pagefind). */
 export interface Shown {
   total: number;
   first: string[];
@@ -64,7 +64,8 @@ const PAGEFIND: System = {
   shown: (page) =>
     page.evaluate(() => {
       const last = (window as unknown as { benchLast: { total: number; ids: string[] } }).benchLast;
-      return { total: last.total, first: [], ids: last.ids };
+      const first = Array.from(document.querySelectorAll('[data-results] a'), (link) => link.getAttribute('href') ?? '');
+      return { total: last.total, first, ids: last.ids };
     }),
 };
 
@@ -221,6 +222,8 @@ export async function comparePagefind(input: CompareInput): Promise<PagefindComp
 
   const agree = engineAgreement(measured.tagsite.shown, tagsiteResults, input.pageSize);
   const notes = [`tagsite's page showed the total of its engine run in Node for ${agree.totals} of ${queries.length} shared links, and the same first page for ${agree.firstPages}`];
+  const named = measured.pagefind.shown.filter((shown) => shown.first.join('\n') === shown.ids.slice(0, FIRST_RESULTS).map((id) => urls.get(id)).join('\n')).length;
+  notes.push(`Pagefind's page showed the pages its first ${FIRST_RESULTS} result ids name (read from the fragments) for ${named} of ${queries.length} shared links`);
   const unnamed = pagefindResults.flat().filter((slug) => slug.startsWith('unknown')).length;
   if (unnamed > 0) notes.push(`${unnamed} Pagefind results had no fragment naming a topic page`);
   const entry = JSON.parse(readFileSync(join(siteDir, 'pagefind', 'pagefind-entry.json'), 'utf8')) as { version: string };

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import * as pagefind from 'pagefind';
-import type { CustomRecord } from 'pagefind';
+import type { CustomRecord, PagefindServiceConfig } from 'pagefind';
 import type { SiteContent } from '../../src/content/load.ts';
 import { topicPath } from '../../src/model/urls.ts';
 
@@ -55,11 +55,11 @@ function check(step: string, errors: readonly string[]): void {
   if (errors.length > 0) throw new Error(`Pagefind ${step}: ${errors.slice(0, 3).join('; ')}`);
 }
 
-/** Indexes every topic with Pagefind and writes the bundle to `<siteDir>/pagefind/`. */
-export async function writePagefindIndex(content: SiteContent, siteDir: string): Promise<PagefindIndexFigures> {
+/** Indexes every topic with Pagefind (its default settings, unless `config` says otherwise) and writes the bundle to `<siteDir>/pagefind/`. */
+export async function writePagefindIndex(content: SiteContent, siteDir: string, config: PagefindServiceConfig = {}): Promise<PagefindIndexFigures> {
   const started = performance.now();
   try {
-    const created = await pagefind.createIndex({ forceLanguage: 'en' });
+    const created = await pagefind.createIndex({ forceLanguage: 'en', ...config });
     check('createIndex', created.errors);
     const index = created.index!;
     const { topics } = content;

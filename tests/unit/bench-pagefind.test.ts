@@ -1,6 +1,6 @@
 /** The pure parts of the bench's tagsite–Pagefind comparison: its searches, its right answers, its arithmetic and its table. */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { comparedParams, comparisonQueries, type ComparedQuery } from '../../scripts/bench/queries.ts';
@@ -199,5 +199,12 @@ describe('Pagefind', () => {
     const figures = await writePagefindIndex(content, dir);
     expect(figures.files).toBeGreaterThan(3);
     expect([...pagefindUrls(dir).values()].sort()).toEqual(['/topics/a/', '/topics/b/', '/topics/c/']);
+    // A big site's fragments come in groups (over maxFragments pages): each page is still named by its own id.
+    const grouped = join(dir, 'grouped');
+    await writePagefindIndex(content, grouped, { maxFragments: 1 });
+    expect(readdirSync(join(grouped, 'pagefind', 'fragment')).length).toBeLessThan(3);
+    const urls = pagefindUrls(grouped);
+    expect([...urls.values()].sort()).toEqual(['/topics/a/', '/topics/b/', '/topics/c/']);
+    expect([...urls.keys()].sort()).toEqual([...pagefindUrls(dir).keys()].sort());
   });
 });
