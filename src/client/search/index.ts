@@ -14,7 +14,7 @@ import type { Choices, SearchResults } from './protocol.ts';
 import { renderListing } from './render.ts';
 import { suggestions } from './suggestions.ts';
 import { tagField } from './tag-field.ts';
-import { addressOf, currentQuery, historyWriter, isUnfiltered, pageAddress, queryOf, searchOf, type AddressedSearch } from './url-state.ts';
+import { addressOf, afterPaint, currentQuery, historyWriter, isUnfiltered, pageAddress, queryOf, searchOf, type AddressedSearch } from './url-state.ts';
 
 /**
  * The address's own answer is shown: first-paint.js's mark, which kept the static listing (the
@@ -118,7 +118,8 @@ export function start(root: HTMLElement): void {
       shown = backend.search({ ...request, partial: opening }).then((results) => {
         if (id !== latest) return;
         show(results);
-        if (results.partial) backend.search(request).then((full) => void (id === latest && show(full)), failed);
+        // Once they are painted: the counts never hold up (or share the network with) the first results.
+        if (results.partial) afterPaint(() => void backend.search(request).then((full) => void (id === latest && show(full)), failed));
       }, failed);
     }
     if (problems.length > 0 || notes.childElementCount > 0) {

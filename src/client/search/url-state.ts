@@ -53,7 +53,7 @@ export function pageAddress(n: number): string {
 }
 
 /** Runs `work` after the next frame is painted (or soon, where no frame comes: a hidden tab). */
-function afterPaint(work: () => void): void {
+export function afterPaint(work: () => void): void {
   let done = false;
   const once = () => {
     if (done) return;
