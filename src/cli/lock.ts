@@ -63,15 +63,33 @@ function takeOver(path: string, staleMs: number): void {
   rmSync(moved, { force: true });
 }
 
+/**
+ * Takes the lock if nobody holds it, else throws EEXIST. The owner is written to a file of this
+ * run first and then linked into place in one step, so another run never reads a lock that is
+ * still empty (and would take it over as garbage).
+ */
+function takeFree(path: string): void {
+  const own = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.new`;
+  const fd = openSync(own, 'wx');
+  try {
+    writeSync(fd, JSON.stringify({ pid: process.pid, since: Date.now() }));
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(own, path);
+  } finally {
+    rmSync(own, { force: true });
+  }
+}
+
 /** Runs `work` while holding the lock file at `path`; the lock is removed afterwards, also when `work` throws. */
 export async function withLock<T>(path: string, work: () => T | Promise<T>, options: LockOptions = {}): Promise<T> {
   const { waitMs = 10_000, staleMs = 10 * 60_000 } = options;
   const deadline = Date.now() + waitMs;
   for (;;) {
     try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, JSON.stringify({ pid: process.pid, since: Date.now() }));
-      closeSync(fd);
+      takeFree(path);
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
