@@ -14,6 +14,11 @@ const USAGE: Record<string, string> = {
   Checks each domain of the link records through the DNS lookup API; exit 0 only when all are fine.`,
   'import-workflows': `npm run import-workflows -- <list.json> [--content <dir>] [--forum <id>] [--date YYYY-MM-DD] [--dry-run]
   Turns a workflow list (either key style) into topics and members; reports every item skipped or value changed.`,
+  'import-forum': `IPS_API_KEY=… npm run import-forum -- --from ips --url <community> [--forums 1,2] [--since YYYY-MM-DD] [--content <dir>] [--dry-run] [--include-hidden]
+npm run import-forum -- --from discourse --url <forum> [same options]   (optional DISCOURSE_API_KEY, DISCOURSE_API_USERNAME)
+  [--timeout-ms 30000] [--retry-delay-ms 1000] [--concurrency 4]
+  Imports a forum's forums, topics (first posts as Markdown) and members into the content folder; a later
+  run with the same --url imports only what changed. Reports every topic skipped and value changed.`,
   bench: `npm run bench [-- --sizes 1000,10000,100000] [--queries 50] [--seed s] [--full-build-max 100000] [--step-timeout 600] [--keep]
 npm run bench -- --generate 10000 --out <dir> [--seed s] [--end YYYY-MM-DD]
   The build and browser-search benchmark on generated content, or only a generated content folder.`,

@@ -11,6 +11,7 @@ const SCRIPTS: Array<[command: string, script: string]> = [
   ['new-topic', 'new-topic'],
   ['check-links', 'check-links'],
   ['import-workflows', 'import-workflows'],
+  ['import-forum', 'import-forum'],
   ['bench', 'bench'],
   ['types', 'generate-types'],
 ];
