@@ -7,6 +7,7 @@ export const TYPED_SCHEMAS = [
   'content-types.schema.json',
   'members.schema.json',
   'links.schema.json',
+  'tags.schema.json',
   'options.schema.json',
   'workflow-list.schema.json',
   'workflow-list-underscore.schema.json',

@@ -8,15 +8,16 @@ import { createHash } from 'node:crypto';
 import { getRssString } from '@astrojs/rss';
 import { sortForListing, topicsByTag } from '../model/listing.ts';
 import { feedChannel } from '../outputs/feeds.ts';
-import { feedPath } from '../model/urls.ts';
+import { feedPath, intersectionFeedPath } from '../model/urls.ts';
+import { intersectionReport, intersectionTopics, pairCounts, pairKey, planIntersections } from '../model/intersections.ts';
 import { memberRecords } from '../outputs/member-index.ts';
 import type { SiteContent } from '../content/load.ts';
 import type { Topic } from '../content/topics.ts';
 
 /** Every file under /search-index/: the topic index and members.json. `topics` in any order. */
-export function searchIndexFiles(content: Pick<SiteContent, 'topics' | 'members'> & { contentTypes: SiteContent['contentTypes']['list'] }): Map<string, string> {
+export function searchIndexFiles(content: Pick<SiteContent, 'topics' | 'members'> & { contentTypes: SiteContent['contentTypes']['list']; canonicalOf?: ReadonlyMap<string, string> }): Map<string, string> {
   const topics = sortForListing(content.topics);
-  const files = buildSearchIndex(topics, content.contentTypes);
+  const files = buildSearchIndex(topics, content.contentTypes, content.canonicalOf);
   files.set('members.json', JSON.stringify(memberRecords(content.members, topics)));
   return files;
 }
@@ -28,32 +29,60 @@ export interface FeedFile {
   xml?: string;
 }
 
+/** What the tag and intersection feeds are written from besides the topics. */
+export interface FeedOptions {
+  siteTitle: string;
+  siteRoot: string;
+  /** tags.json's synonyms: each synonym's old feed address carries its canonical tag's feed. */
+  canonicalOf?: ReadonlyMap<string, string>;
+  /** The `intersections` option: which pairs of tags get a page, and so a feed. */
+  intersections?: { minTopics: number; maxPages: number };
+}
+
 /**
- * Every tag's feed (`topics` in any order); the key is a digest of what the feed is written from.
- * A feed whose key is the one in `previous` (the last build's) is not written again: no XML.
+ * Every tag's feed, each synonym's old feed (a copy of its canonical tag's, whose self link names
+ * the canonical address) and every intersection page's feed (`topics` in any order); the key is a
+ * digest of what the feed is written from. A feed whose key is the one in `previous` (the last
+ * build's) is not written again: no XML. Also says which intersection pages the build makes.
  */
-export async function tagFeedFiles(topics: readonly Topic[], options: { siteTitle: string; siteRoot: string }, previous?: ReadonlyMap<string, string>): Promise<FeedFile[]> {
+export async function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, previous?: ReadonlyMap<string, string>): Promise<{ feeds: FeedFile[]; intersections: string }> {
+  const { siteTitle, siteRoot } = options;
   const feeds: FeedFile[] = [];
-  for (const [tag, tagged] of topicsByTag(topics)) {
-    const channel = feedChannel(tagged, { ...options, tag });
+  const add = async (path: string, channel: ReturnType<typeof feedChannel>) => {
     // The feed's address is percent-encoded (`/tags/%E6%97%A5…/rss.xml`); its file is not.
-    const file = decodeURI(feedPath(tag)).slice(1);
+    const file = decodeURI(path).slice(1);
     const key = createHash('sha1').update(JSON.stringify(channel)).digest('base64url');
     feeds.push(previous?.get(file) === key ? { file, key } : { file, key, xml: await getRssString(channel) });
+  };
+  const byTag = topicsByTag(topics);
+  const synonymsOf = new Map<string, string[]>();
+  for (const [synonym, canonical] of options.canonicalOf ?? []) synonymsOf.set(canonical, [...(synonymsOf.get(canonical) ?? []), synonym]);
+  for (const [tag, tagged] of byTag) {
+    const channel = feedChannel(tagged, { siteTitle, siteRoot, tag });
+    await add(feedPath(tag), channel);
+    for (const synonym of synonymsOf.get(tag) ?? []) await add(feedPath(synonym), channel);
   }
-  return feeds;
+  const listed = sortForListing(topics);
+  const plan = planIntersections(pairCounts(listed), options.intersections ?? { minTopics: 5, maxPages: 0 });
+  const topicsOf = intersectionTopics(listed, plan.built);
+  for (const { pair } of plan.built) await add(intersectionFeedPath(...pair), feedChannel(topicsOf.get(pairKey(...pair))!, { siteTitle, siteRoot, pair }));
+  return { feeds, intersections: intersectionReport(plan) };
 }
 
 /** What the worker makes: the search index files (path under /search-index/ → JSON) and the tag feeds. */
 export interface IndexAndFeeds {
   index: Map<string, string>;
   feeds: FeedFile[];
+  /** The build's line about intersection pages: how many, and the pairs the budget left out. */
+  intersections: string;
 }
 
 export interface FeedSettings {
   siteTitle: string;
   /** The site's absolute root URL (`site` + `base`). */
   siteRoot: string;
+  /** The `intersections` option. */
+  intersections: { minTopics: number; maxPages: number };
   /** The last build's feed keys: a feed with the same key is not written again. */
   previous: ReadonlyMap<string, string>;
 }
@@ -65,7 +94,7 @@ export interface FeedSettings {
 export function indexAndFeedsInWorker(content: SiteContent, feeds: FeedSettings): Promise<IndexAndFeeds> {
   const topics = content.topics.map(({ html: _html, ...topic }) => ({ ...topic, html: '' }) satisfies Topic);
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { topics, members: content.members, contentTypes: content.contentTypes.list, feeds } });
+    const worker = new Worker(new URL(import.meta.url), { workerData: { topics, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds } });
     worker.once('message', (files: IndexAndFeeds) => {
       resolve(files);
       void worker.terminate();
@@ -75,8 +104,9 @@ export function indexAndFeedsInWorker(content: SiteContent, feeds: FeedSettings)
 }
 
 async function work(data: Parameters<typeof searchIndexFiles>[0] & { feeds: FeedSettings }): Promise<IndexAndFeeds> {
-  const { siteTitle, siteRoot, previous } = data.feeds;
-  return { index: searchIndexFiles(data), feeds: await tagFeedFiles(data.topics, { siteTitle, siteRoot }, previous) };
+  const { previous, ...feeds } = data.feeds;
+  const { feeds: files, intersections } = await tagFeedFiles(data.topics, { ...feeds, canonicalOf: data.canonicalOf }, previous);
+  return { index: searchIndexFiles(data), feeds: files, intersections };
 }
 
 if (!isMainThread && parentPort && (workerData as { topics?: unknown })?.topics) {

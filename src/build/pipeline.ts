@@ -14,6 +14,7 @@ import { loadContentInParallel, type RenderMemory } from '../content/load.ts';
 import { ContentProblemsError, type Problem } from '../content/problems.ts';
 import type { Limits } from '../content/limits.ts';
 import { writeSecurityHeaders, writeWorkflowHeaders } from '../outputs/headers.ts';
+import { tagRedirects, writeRedirects } from '../outputs/redirects.ts';
 import { siteRootUrl } from '../model/urls.ts';
 import { siteProblems } from '../integration/options.ts';
 import { hostLimitWarnings, measureSite, sizeLine } from './host-limits.ts';
@@ -38,6 +39,8 @@ export interface BuildSettings {
   excerptLength: number;
   /** The site's `limits.*` (SPEC 7). */
   limits: Limits;
+  /** The `intersections` option: which pairs of tags get a page. */
+  intersections: { minTopics: number; maxPages: number };
   /** Astro's `site` and `base`. */
   site: string | undefined;
   base: string;
@@ -99,7 +102,7 @@ export async function prepareBuild(settings: BuildSettings): Promise<Build> {
 
   // 4. The search index and the tag feeds, in a worker thread while Astro renders the pages.
   const previousFeeds = new Map([...reuse.previous].filter(([file]) => file.endsWith('/rss.xml')));
-  store.indexAndFeeds = indexAndFeedsInWorker(loaded.content, { siteTitle: settings.siteTitle, siteRoot, previous: previousFeeds });
+  store.indexAndFeeds = indexAndFeedsInWorker(loaded.content, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections, previous: previousFeeds });
   store.indexAndFeeds.catch(() => undefined); // a failure is reported where the files are written
 
   const fresh = join(workFolder(root), 'site');
@@ -118,7 +121,11 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   // 5. Write: the list's cache headers, the search index, tag feeds and sitemap, and the pages reused from the last build.
   writeWorkflowHeaders(fresh, settings.workflowLists.paths, settings.base, settings.workflowLists.cacheSeconds);
   writeSecurityHeaders(fresh, settings.base, settings.securityHeaders);
-  writeSiteFiles(fresh, await store.indexAndFeeds!, { siteRoot, pages, reuse, lastModified: pageDates(store.content!.topics) });
+  const { topics, tags } = store.content!;
+  const redirects = tagRedirects(tags.canonicalOf, new Set(topics.flatMap((topic) => topic.tags)));
+  writeRedirects(fresh, redirects, settings.base, "Tag synonyms (content/tags.json): a synonym's tag page and feed lead to its tag's.");
+  const indexAndFeeds = await store.indexAndFeeds!;
+  writeSiteFiles(fresh, indexAndFeeds, { siteRoot, pages, reuse, lastModified: pageDates(topics), redirected: redirects.map(({ from }) => from) });
   rmSync(join(fresh, '.prerender'), { recursive: true, force: true });
   carryOver(reuse.reused, settings.outDir, fresh);
   const size = measureSite(fresh);
@@ -132,6 +139,7 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   rmSync(workFolder(settings.root), { recursive: true, force: true });
   progress.done();
   // Said by `astro build` as by `npm run build`: before the site is deployed anywhere.
+  console.log(indexAndFeeds.intersections);
   console.log(sizeLine(size));
   for (const warning of warnings) console.warn(warning);
 

@@ -2,6 +2,7 @@ import type { Topic } from '../content/topics.ts';
 import type { ContentType } from '../content/content-types.ts';
 import type { Member } from '../content/members.ts';
 import type { LinkRecord } from '../content/links.ts';
+import type { TagDefinitions } from '../content/tags.ts';
 import { sortForListing, topicsByTag } from '../model/listing.ts';
 import { memberKey } from '../model/members.ts';
 import { loadContent } from '../content/load.ts';
@@ -23,6 +24,8 @@ export interface SiteData {
   /** Lower-cased names of listed members (author → member page links). */
   memberNames: Set<string>;
   links: LinkRecord[];
+  /** tags.json: synonyms (already resolved in `topics`) and descriptions. */
+  tags: TagDefinitions;
 }
 
 const derived = new WeakMap<SiteContent, SiteData>();
@@ -37,6 +40,7 @@ function derive(content: SiteContent): SiteData {
     members: content.members,
     memberNames: new Set(content.members.map((member) => memberKey(member.name))),
     links: content.links,
+    tags: content.tags,
   };
 }
 

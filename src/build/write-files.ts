@@ -27,12 +27,12 @@ function writer(outDir: string): (path: string, text: string) => void {
 /**
  * Writes the search index, the tag feeds and the sitemap into `outDir`. `pages` are the site paths
  * of the pages Astro wrote (`/`, `/tags/api/` …); the reused ones are in `reuse`; `lastModified`
- * dates them.
+ * dates them; `redirected` are old addresses (redirect pages), left out of the sitemap.
  */
 export function writeSiteFiles(
   outDir: string,
   { index, feeds }: IndexAndFeeds,
-  { siteRoot, pages, reuse, lastModified }: { siteRoot: string; pages: readonly string[]; reuse: PageReuse; lastModified: (path: string) => string | undefined },
+  { siteRoot, pages, reuse, lastModified, redirected = [] }: { siteRoot: string; pages: readonly string[]; reuse: PageReuse; lastModified: (path: string) => string | undefined; redirected?: readonly string[] },
 ): void {
   const write = writer(outDir);
   for (const [path, json] of index) write(`search-index/${path}`, json);
@@ -45,6 +45,8 @@ export function writeSiteFiles(
   // Pages only (their paths end in `/`): not feeds, data files or the "not found" page.
   // Pages reused from the previous build were not rendered, so Astro does not list them.
   const reused = [...reuse.reused].filter((file) => file.endsWith('/index.html')).map((file) => `/${file.slice(0, -'index.html'.length)}`);
-  const listed = [...pages, ...reused].filter((path) => path.endsWith('/') && path !== '/404/');
+  // Old addresses that lead elsewhere are no pages of their own.
+  const moved = new Set(redirected.map((path) => decodeURI(path)));
+  const listed = [...pages, ...reused].filter((path) => path.endsWith('/') && path !== '/404/' && !moved.has(decodeURI(path)));
   for (const [name, xml] of sitemapFiles(siteRoot, listed, lastModified)) write(name, xml);
 }

@@ -6,6 +6,8 @@ import { isProblem, readJsonFile, type JsonFile } from './json-file.ts';
 import { readContentTypes, type ContentTypeIndex } from './content-types.ts';
 import { readMembers, type Member } from './members.ts';
 import { readLinks, type LinkRecord } from './links.ts';
+import { noTagDefinitions, readTags, type TagDefinitions } from './tags.ts';
+import { canonicalTags } from '../model/tags.ts';
 import { readTopic, renderPost, type RenderedPost, type Topic, type TopicContext, type TopicReading } from './topics.ts';
 import { duplicateWorkflowFileProblems } from '../outputs/workflow-list.ts';
 import type { Problem } from './problems.ts';
@@ -19,6 +21,8 @@ export interface SiteContent {
   contentTypes: ContentTypeIndex;
   members: Member[];
   links: LinkRecord[];
+  /** tags.json: synonyms and descriptions. Topics' tags are already canonical. */
+  tags: TagDefinitions;
 }
 
 export interface LoadOptions {
@@ -88,7 +92,7 @@ function prepare(options: LoadOptions) {
   const folder = contentFolderProblem(options.root, options.contentDir);
   if (folder) {
     const contentTypes: ContentTypeIndex = { list: [], byId: new Map(), subtree: new Map() };
-    return { problems: [folder], contentTypes, members: [], links: [], context: { contentTypes, excerptLength: options.excerptLength }, files: [] };
+    return { problems: [folder], contentTypes, members: [], links: [], tags: noTagDefinitions(), context: { contentTypes, excerptLength: options.excerptLength }, files: [] };
   }
   const fileOf = (name: string) => toPosix(relative(options.root, join(options.contentDir, name)));
   const typesJson = readJson(options, 'content-types.json', true, problems);
@@ -105,8 +109,12 @@ function prepare(options: LoadOptions) {
   const links = linksJson ? readLinks(linksJson, fileOf('links.json')) : { links: [], problems: [] };
   problems.push(...links.problems);
 
+  const tagsJson = readJson(options, 'tags.json', false, problems);
+  const tags = tagsJson ? readTags(tagsJson, fileOf('tags.json')) : { tags: noTagDefinitions(), problems: [] };
+  problems.push(...tags.problems);
+
   const context: TopicContext = { contentTypes, contentTypesUnreadable: !typesJson, excerptLength: options.excerptLength, limits: options.limits ?? DEFAULT_LIMITS };
-  return { problems, contentTypes, members: members.members, links: links.links, context, files: topicFiles(options.root, options.contentDir, problems) };
+  return { problems, contentTypes, members: members.members, links: links.links, tags: tags.tags, context, files: topicFiles(options.root, options.contentDir, problems) };
 }
 
 /** The checks across topics (slugs, workflow files), then all problems in file order. */
@@ -125,12 +133,13 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
       continue;
     }
     slugs.set(slug, file);
-    if (topic) topics.push(topic);
+    // Synonyms become their canonical tag here, once: every page, index and feed sees canonical tags only.
+    if (topic) topics.push(prepared.tags.canonicalOf.size > 0 ? { ...topic, tags: canonicalTags(topic.tags, prepared.tags.canonicalOf) } : topic);
   }
   // Every file naming a workflow file, valid or not: a duplicate is reported with the other problems.
   problems.push(...duplicateWorkflowFileProblems(results.flatMap(({ file, workflowFile }) => (workflowFile ? [{ file, ...workflowFile }] : []))));
   problems.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));
-  return { content: { topics, contentTypes: prepared.contentTypes, members: prepared.members, links: prepared.links }, problems, memory };
+  return { content: { topics, contentTypes: prepared.contentTypes, members: prepared.members, links: prepared.links, tags: prepared.tags }, problems, memory };
 }
 
 /** Loads and validates all content. Problems are returned, all of them, never thrown. */

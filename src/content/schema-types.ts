@@ -222,6 +222,28 @@ export interface LinkRecord {
 }
 
 /**
+ * content/tags.json (optional): per canonical tag, its synonyms and a description. A topic tagged with a synonym is listed under the canonical tag everywhere; the synonym's tag page and feed lead to the canonical tag's. Keys and synonyms are normalised as topics' tags are (trimmed, inner spaces collapsed, lower-cased; 1–50 characters, no comma). A tag is either canonical (a key) or the synonym of exactly one key.
+ */
+export interface Tags {
+  [k: string]: TagEntry;
+}
+/**
+ * One canonical tag: its synonyms and its description.
+ */
+export interface TagEntry {
+  /**
+   * Tags that mean this tag. Topics tagged with one are listed under this tag; each synonym belongs to one tag only and is no key of this file.
+   *
+   * Items: One synonym, as written (normalised like a topic's tag).
+   */
+  synonyms?: string[];
+  /**
+   * Shown on the tag's page under its heading: what the tag is for. Plain text, 1–1000 characters.
+   */
+  description?: string;
+}
+
+/**
  * Options of the tagsite integration, given as tagsite({...}) in astro.config.mjs. Every option has a default.
  */
 export interface TagsiteOptions {
@@ -290,6 +312,19 @@ export interface TagsiteOptions {
    * Where images in topics' first posts and workflow screenshots may load from (the Content-Security-Policy's img-src in _headers): `same-site` (the default: the site itself and an absolute workflows.screenshotBase) keeps visitors' addresses from other hosts; `any-host` also allows images from any https address.
    */
   topicImages?: 'same-site' | 'any-host';
+  /**
+   * Pre-built pages for pairs of tags, at /tags/intersection/<a>/<b>/ (the two tags in sorted order): the topics carrying both, listed, paginated and with a feed like a tag page. Every tag page lists its related tags, each linking to the pair's page or, where none was built, to /search/ with both tags.
+   */
+  intersections?: {
+    /**
+     * A pair of tags gets its page when at least this many topics carry both.
+     */
+    minTopics?: number;
+    /**
+     * Most pairs that get a page, the pairs sharing the most topics first (ties A→Z); the build names the pairs this leaves out. Each pair is one listing (its further pages of pageSize topics and its feed come with it). 0 builds none.
+     */
+    maxPages?: number;
+  };
   /**
    * The largest input a build accepts: each bounds what one file can cost a build. A file beyond a limit is a problem, not a slow build; raise a limit here when a real site needs it.
    */

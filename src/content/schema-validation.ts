@@ -4,6 +4,7 @@ import topicSchema from '../../schemas/topic.schema.json' with { type: 'json' };
 import contentTypesSchema from '../../schemas/content-types.schema.json' with { type: 'json' };
 import membersSchema from '../../schemas/members.schema.json' with { type: 'json' };
 import linksSchema from '../../schemas/links.schema.json' with { type: 'json' };
+import tagsSchema from '../../schemas/tags.schema.json' with { type: 'json' };
 import optionsSchema from '../../schemas/options.schema.json' with { type: 'json' };
 import workflowListSchema from '../../schemas/workflow-list.schema.json' with { type: 'json' };
 import workflowListUnderscoreSchema from '../../schemas/workflow-list-underscore.schema.json' with { type: 'json' };
@@ -21,6 +22,7 @@ export const schemas = {
   contentTypes: contentTypesSchema,
   members: membersSchema,
   links: linksSchema,
+  tags: tagsSchema,
   options: optionsSchema,
   workflowList: workflowListSchema,
   workflowListUnderscore: workflowListUnderscoreSchema,

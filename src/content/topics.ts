@@ -4,7 +4,7 @@ import type { TopicFrontMatter } from './schema-types.ts';
 import type { ContentType, ContentTypeIndex } from './content-types.ts';
 import { schemaProblems } from './schema-validation.ts';
 import { parseContentDate } from './dates.ts';
-import { normaliseTag } from '../model/tags.ts';
+import { normaliseTag, tagProblem } from '../model/tags.ts';
 import { cutExcerpt, plainText, renderTopicHtml } from './markdown.ts';
 import type { Problem } from './problems.ts';
 import { DEFAULT_LIMITS, limitName, type Limits } from './limits.ts';
@@ -224,12 +224,9 @@ export function readTopic(file: string, source: string, context: TopicContext): 
     fm.tags.forEach((raw, i) => {
       if (typeof raw !== 'string') return; // the schema reported it
       const tag = normaliseTag(raw);
-      const length = [...tag].length;
-      if (length < 1 || length > 50) {
-        problem(`tags[${i}]`, length < 1 ? 'a tag must not be empty' : `tag is ${length} characters; at most 50 allowed`);
-      } else if (tag.includes(',')) {
-        // The search's `tags` parameter and Tags field separate tags with commas (SPEC 4.2).
-        problem(`tags[${i}]`, `tag '${tag}' contains a comma, which separates tags in a search; use another character`);
+      const wrong = tagProblem(tag);
+      if (wrong) {
+        problem(`tags[${i}]`, wrong);
       } else if (tags.includes(tag)) {
         problem(`tags[${i}]`, `duplicate tag '${tag}' (after trimming and lower-casing)`);
       } else tags.push(tag);

@@ -69,6 +69,7 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
             siteTitle: resolved.title,
             excerptLength: resolved.excerptLength,
             limits: resolved.limits,
+            intersections: resolved.intersections,
             site: config.site,
             base: config.base,
             workflowLists: { paths: listPaths, cacheSeconds: resolved.workflows.cacheSeconds },
@@ -91,6 +92,7 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
         if (command === 'dev') {
           injectRoute({ pattern: '/search-index/[...file]', entrypoint: new URL('./routes/search-index.ts', import.meta.url), prerender: true });
           injectRoute({ pattern: '/tags/[tag]/rss.xml', entrypoint: new URL('./routes/tag-feed.ts', import.meta.url), prerender: true });
+          injectRoute({ pattern: '/tags/intersection/[a]/[b]/rss.xml', entrypoint: new URL('./routes/intersection-feed.ts', import.meta.url), prerender: true });
           // A site being developed has fewer than the 45,000 pages that start a second sitemap file.
           for (const pattern of ['/sitemap-index.xml', '/sitemap-0.xml']) injectRoute({ pattern, entrypoint: new URL('./routes/sitemap.ts', import.meta.url), prerender: true });
         }

@@ -4,6 +4,32 @@ export function normaliseTag(raw: string): string {
   return raw.trim().replace(/\s+/gu, ' ').toLowerCase().normalize('NFC');
 }
 
+/** Longest tag, in characters after normalising (SPEC 2.1). */
+export const MAX_TAG_LENGTH = 50;
+
+/** What is wrong with a normalised tag (empty, too long, a comma), or undefined: the one rule for topics' tags and tags.json. */
+export function tagProblem(tag: string): string | undefined {
+  const length = [...tag].length;
+  if (length < 1) return 'a tag must not be empty';
+  if (length > MAX_TAG_LENGTH) return `tag is ${length} characters; at most ${MAX_TAG_LENGTH} allowed`;
+  // The search's `tags` parameter and Tags field separate tags with commas (SPEC 4.2).
+  if (tag.includes(',')) return `tag '${tag}' contains a comma, which separates tags in a search; use another character`;
+  return undefined;
+}
+
+/**
+ * A topic's tags with each synonym replaced by its canonical tag (tags.json), in the topic's own
+ * order; a tag met a second time this way (`js` beside `javascript`) is kept once, where it came first.
+ */
+export function canonicalTags(tags: readonly string[], canonicalOf: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const tag of tags) {
+    const canonical = canonicalOf.get(tag) ?? tag;
+    if (!out.includes(canonical)) out.push(canonical);
+  }
+  return out;
+}
+
 // Characters a tag keeps as-is in its URL segment. Everything else is escaped with `~`, which keeps
 // `c`, `c++` and `c#` apart (`c`, `c~2b~2b`, `c~23`) and can be read back exactly.
 const KEPT = /[\p{L}\p{N}-]/u;

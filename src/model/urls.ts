@@ -29,6 +29,24 @@ export function tagPath(tag: string, page = 1): string {
   return page <= 1 ? `/tags/${slug}/` : `/tags/${slug}/${page}/`;
 }
 
+/** Site path of the listing of topics carrying both tags (a pre-built intersection page): `/tags/intersection/<a>/<b>/`, the tags in sorted order. */
+export function intersectionPath(x: string, y: string, page = 1): string {
+  const [a, b] = x < y ? [x, y] : [y, x];
+  const path = `/tags/intersection/${encodeURIComponent(tagSlug(a))}/${encodeURIComponent(tagSlug(b))}/`;
+  return page <= 1 ? path : `${path}${page}/`;
+}
+
+/** Site path of an intersection page's feed. */
+export function intersectionFeedPath(x: string, y: string): string {
+  return `${intersectionPath(x, y)}rss.xml`;
+}
+
+/** Site path of the search for topics carrying both tags: where a pair without its own page leads. */
+export function searchBothTagsPath(x: string, y: string): string {
+  const [a, b] = x < y ? [x, y] : [y, x];
+  return `/search/?tags=${encodeURIComponent(a)},${encodeURIComponent(b)}&match=all`;
+}
+
 /** Site path of a topic page. */
 export function topicPath(slug: string): string {
   return `/topics/${slug}/`;

@@ -1,11 +1,11 @@
 /**
- * RSS 2.0 feeds: one for the whole site (/rss.xml) and one per tag (/tags/<tag>/rss.xml), in the
- * manner of Hugo's feed per taxonomy term. The XML itself is written by @astrojs/rss, which escapes
+ * RSS 2.0 feeds: one for the whole site (/rss.xml), one per tag (/tags/<tag>/rss.xml), in the
+ * manner of Hugo's feed per taxonomy term, and one per intersection page. The XML itself is written by @astrojs/rss, which escapes
  * every text it is given; this module decides what goes in.
  */
 import { getRssString } from '@astrojs/rss';
 import type { Topic } from '../content/topics.ts';
-import { absoluteUrl, feedPath, tagPath, topicUrl } from '../model/urls.ts';
+import { absoluteUrl, feedPath, intersectionFeedPath, intersectionPath, tagPath, topicUrl } from '../model/urls.ts';
 
 /** Items a feed carries: the newest topics only, as feed readers poll the whole file each time. */
 export const FEED_ITEMS = 50;
@@ -58,17 +58,20 @@ export interface FeedOptions {
   siteTitle: string;
   /** The site's absolute root URL (Astro `site` + `base`). */
   siteRoot: string;
-  /** The feed of one tag; the whole site's when undefined. */
+  /** The feed of one tag; the whole site's when undefined (and no `pair`). */
   tag?: string;
+  /** The feed of the topics carrying both tags (an intersection page's). */
+  pair?: readonly [string, string];
 }
 
 /** Everything @astrojs/rss needs for one feed: channel title, description, link, self link and items. */
-export function feedChannel(topics: readonly Topic[], { siteTitle, siteRoot, tag }: FeedOptions) {
-  const self = absoluteUrl(siteRoot, feedPath(tag));
+export function feedChannel(topics: readonly Topic[], { siteTitle, siteRoot, tag, pair }: FeedOptions) {
+  const self = absoluteUrl(siteRoot, pair ? intersectionFeedPath(...pair) : feedPath(tag));
+  const which = pair ? `tagged both '${pair[0]}' and '${pair[1]}'` : tag === undefined ? undefined : `tagged '${tag}'`;
   return {
-    title: xmlText(tag === undefined ? siteTitle : `${siteTitle}: topics tagged '${tag}'`),
-    description: xmlText(tag === undefined ? `The newest topics of ${siteTitle}.` : `The newest topics tagged '${tag}' on ${siteTitle}.`),
-    site: tag === undefined ? siteRoot : absoluteUrl(siteRoot, tagPath(tag)),
+    title: xmlText(which === undefined ? siteTitle : `${siteTitle}: topics ${which}`),
+    description: xmlText(which === undefined ? `The newest topics of ${siteTitle}.` : `The newest topics ${which} on ${siteTitle}.`),
+    site: pair ? absoluteUrl(siteRoot, intersectionPath(...pair)) : tag === undefined ? siteRoot : absoluteUrl(siteRoot, tagPath(tag)),
     xmlns: { atom: 'http://www.w3.org/2005/Atom', dc: 'http://purl.org/dc/elements/1.1/' },
     customData: `<language>en</language><atom:link href="${escapeXml(self)}" rel="self" type="application/rss+xml"/>`,
     items: feedTopics(topics).map((topic) => feedItem(topic, siteRoot)),

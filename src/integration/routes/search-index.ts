@@ -4,7 +4,7 @@ import { searchIndexFiles } from '../../build/index-and-feeds.ts';
 
 // Every file of the static search index (src/search/index-format.ts), for `astro dev` only: a
 // build writes them from its worker thread (src/build/pipeline.ts).
-const searchFiles = fromSiteRecords(({ topics, contentTypes, members }) => searchIndexFiles({ topics, members, contentTypes: [...contentTypes.values()] }));
+const searchFiles = fromSiteRecords(({ topics, contentTypes, members, tags }) => searchIndexFiles({ topics, members, contentTypes: [...contentTypes.values()], canonicalOf: tags.canonicalOf }));
 
 export const getStaticPaths = (async () => [...(await searchFiles()).keys()].map((path) => ({ params: { file: path } }))) satisfies GetStaticPaths;
 

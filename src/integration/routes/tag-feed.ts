@@ -6,8 +6,10 @@ import { feedResponse } from './feed-response.ts';
 import type { Topic } from '../../content/topics.ts';
 
 export async function getStaticPaths() {
-  const { byTag } = await siteData();
-  return [...byTag].map(([tag, topics]) => ({ params: { tag: tagSlug(tag) }, props: { tag, topics } }));
+  const { byTag, tags } = await siteData();
+  // A synonym's old feed address carries its canonical tag's feed (tags.json).
+  const synonyms = [...tags.canonicalOf].filter(([, canonical]) => byTag.has(canonical)).map(([synonym, tag]) => ({ params: { tag: tagSlug(synonym) }, props: { tag, topics: byTag.get(tag)! } }));
+  return [...[...byTag].map(([tag, topics]) => ({ params: { tag: tagSlug(tag) }, props: { tag, topics } })), ...synonyms];
 }
 
 export const GET: APIRoute = async ({ props, site }) => {

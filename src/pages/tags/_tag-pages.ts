@@ -1,28 +1,83 @@
 import options from 'virtual:tagsite/options';
-import { siteData } from '../../build/site-records.ts';
+import { fromSiteRecords, siteData } from '../../build/site-records.ts';
 import { paginate } from '../../model/listing.ts';
 import { tagSlug } from '../../model/tags.ts';
+import { intersectionPath, searchBothTagsPath } from '../../model/urls.ts';
+import { intersectionTopics, pairCounts, pairKey, planIntersections, relatedTags } from '../../model/intersections.ts';
 import type { Topic } from '../../content/topics.ts';
 
-export interface TagPageProps {
+/** A related tag as a tag page lists it: with the topics both share and where the pair leads. */
+export interface RelatedTagLink {
   tag: string;
+  count: number;
+  /** Site path: the pair's intersection page, or the search for both tags where none was built. */
+  path: string;
+}
+
+export interface TagPageProps {
+  /** One tag (a tag page) or two (an intersection page, in sorted order). */
+  tags: [string] | [string, string];
   total: number;
   topics: Topic[];
   page: number;
   pages: number;
+  /** The tag's description (tags.json). */
+  description?: string;
+  related: RelatedTagLink[];
 }
 
-/** Every page of every tag listing: page 1 at /tags/<tag>/ (`firstPage`), pages 2+ at /tags/<tag>/<n>/. */
+/** A synonym's old tag page: it leads to the canonical tag's. */
+export interface TagRedirectProps {
+  synonym: string;
+  canonical: string;
+}
+
+/** Which tags share topics, and the intersection pages built: once per build, from the site's records. */
+export const tagIntersections = fromSiteRecords(({ topics }) => {
+  const pairs = pairCounts(topics);
+  const plan = planIntersections(pairs, options.intersections);
+  return { related: relatedTags(pairs), built: new Set(plan.built.map(({ pair }) => pairKey(...pair))), plan, topicsOf: intersectionTopics(topics, plan.built) };
+});
+
+/** The pages of one listing: page 1 only (`firstPage`) or pages 2+. */
+function listingPages<P>(topics: Topic[], firstPage: boolean, props: (page: Omit<TagPageProps, 'tags' | 'related'>) => P): P[] {
+  const pages = paginate(topics, options.pageSize);
+  return pages.flatMap((pageTopics, i) => ((i === 0) === firstPage ? [props({ total: topics.length, topics: pageTopics, page: i + 1, pages: pages.length })] : []));
+}
+
+/**
+ * Every page of every tag listing: page 1 at /tags/<tag>/ (`firstPage`), pages 2+ at /tags/<tag>/<n>/.
+ * With page 1 come the synonyms' old addresses (tags.json), each leading to its canonical tag.
+ */
 export async function tagPagePaths(firstPage: boolean) {
-  const { byTag } = await siteData();
-  const paths: Array<{ params: Record<string, string>; props: TagPageProps }> = [];
+  const { byTag, tags } = await siteData();
+  const { related, built } = await tagIntersections();
+  const paths: Array<{ params: Record<string, string>; props: TagPageProps | TagRedirectProps }> = [];
   for (const [tag, topics] of byTag) {
-    const pages = paginate(topics, options.pageSize);
-    pages.forEach((pageTopics, i) => {
-      if ((i === 0) !== firstPage) return;
-      const props: TagPageProps = { tag, total: topics.length, topics: pageTopics, page: i + 1, pages: pages.length };
-      paths.push({ params: firstPage ? { tag: tagSlug(tag) } : { tag: tagSlug(tag), page: String(i + 1) }, props });
-    });
+    const description = tags.descriptions.get(tag);
+    const links = (related.get(tag) ?? []).map(({ tag: other, count }) => ({ tag: other, count, path: built.has(pairKey(tag, other)) ? intersectionPath(tag, other) : searchBothTagsPath(tag, other) }));
+    for (const props of listingPages(topics, firstPage, (page) => ({ tags: [tag] as [string], ...page, ...(description ? { description } : {}), related: links }))) {
+      paths.push({ params: firstPage ? { tag: tagSlug(tag) } : { tag: tagSlug(tag), page: String(props.page) }, props });
+    }
+  }
+  if (firstPage) {
+    for (const [synonym, canonical] of tags.canonicalOf) {
+      if (byTag.has(canonical)) paths.push({ params: { tag: tagSlug(synonym) }, props: { synonym, canonical } });
+    }
+  }
+  return paths;
+}
+
+/** Every page of every intersection listing: page 1 at /tags/intersection/<a>/<b>/ (`firstPage`), pages 2+ below it. */
+export async function intersectionPagePaths(firstPage: boolean) {
+  const { plan, topicsOf } = await tagIntersections();
+  const paths: Array<{ params: Record<string, string>; props: TagPageProps }> = [];
+  for (const { pair: [a, b] } of plan.built) {
+    const topics = topicsOf.get(pairKey(a, b))!;
+    for (const props of listingPages(topics, firstPage, (page) => ({ tags: [a, b] as [string, string], ...page, related: [] }))) {
+      const params: Record<string, string> = { a: tagSlug(a), b: tagSlug(b) };
+      paths.push({ params: firstPage ? params : { ...params, page: String(props.page) }, props });
+    }
   }
   return paths;
 }
