@@ -26,7 +26,7 @@ export interface SearchIndex {
   tagPostings: Uint32Array[];
   /** Precomputed: author id → local ordinals. */
   authorPostings: Uint32Array[];
-  /** Precomputed: tag → id. */
+  /** Precomputed: tag → id; after the tag names, the site's synonyms → their canonical tag's id. */
   tagId: Map<string, number>;
   /** Precomputed: member key → author ids (`Mira` and `mira` are two names but one member). */
   authorIds: Map<string, number[]>;
@@ -96,7 +96,8 @@ export function decodeIndex(file: (StructuredCore | TagFile) & Columns): SearchI
     tagPostings: postingsBy(count, file.tagNames.length, (i) => file.tags[i]!),
     authorPostings: postingsBy(count, file.authorNames.length, (i) => [author[i]!]),
     typePostings: postingsBy(count, file.types.length, (i) => [type[i]!]),
-    tagId: new Map(file.tagNames.map((tag, i) => [tag, i])),
+    // tags.json's synonyms (core.json only) name their canonical tag's id: `tags=<synonym>` finds its topics.
+    tagId: new Map([...file.tagNames.map((tag, i) => [tag, i] as const), ...((file as Partial<CoreFile>).tagSynonyms ?? [])]),
     authorIds: file.authorNames.reduce((ids, name, i) => ids.set(memberKey(name), [...(ids.get(memberKey(name)) ?? []), i]), new Map<string, number[]>()),
     orders: new Map(),
   };

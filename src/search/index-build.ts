@@ -61,7 +61,7 @@ export function structuredCore(topics: readonly Topic[], contentTypes: readonly 
  * All files of the search index, by path under /search-index/. `topics` must be in listing order
  * (their index is their ordinal).
  */
-export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonly ContentType[]): Map<string, string> {
+export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonly ContentType[], canonicalOf: ReadonlyMap<string, string> = new Map()): Map<string, string> {
   const files = new Map<string, string>();
   const structured = structuredCore(topics, contentTypes);
   const { types } = structured;
@@ -118,7 +118,10 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
     displayAllBytes += text.length; // characters: near enough to bytes for a budget
   }
   const display: DisplayFiles = { displayShardSize: DISPLAY_ROWS_PER_FILE, displayAllSize: DISPLAY_ALL_ROWS_PER_FILE, displayAllBytes };
-  const core: CoreFile = { version: INDEX_VERSION, ...display, postingBounds, vocabKeys, ...structured };
+  // Topics' tags are canonical already: the index needs only the synonyms of tags some topic carries.
+  const tagId = new Map(structured.tagNames.map((tag, i) => [tag, i]));
+  const tagSynonyms = [...canonicalOf].flatMap(([synonym, canonical]): Array<[string, number]> => (tagId.has(canonical) ? [[synonym, tagId.get(canonical)!]] : []));
+  const core: CoreFile = { version: INDEX_VERSION, ...display, postingBounds, vocabKeys, ...structured, ...(tagSynonyms.length > 0 ? { tagSynonyms } : {}) };
   files.set('core.json', JSON.stringify(core));
 
   // One self-contained file per tag: its topics only, with local ids for tags, authors and types.

@@ -76,6 +76,11 @@ export interface CoreFile extends StructuredCore, DisplayFiles {
   postingBounds: string[];
   /** Vocabulary shard keys present (vocab/<key>.json). */
   vocabKeys: string[];
+  /**
+   * tags.json's synonyms, each with its canonical tag's id: a `tags=<synonym>` search finds the
+   * canonical tag's topics. Absent on a site without synonyms.
+   */
+  tagSynonyms?: Array<[synonym: string, tagId: number]>;
 }
 
 /**

@@ -171,7 +171,8 @@ export class Searcher {
     const index = await this.loadIndex();
     return {
       // Every tag and author, the most used first: the page suggests those starting with what is typed.
-      tags: byUse(index.tagNames, index.tagPostings),
+      // Then the synonyms (tagId's keys after the tag names): known tags too, searched as their canonical tag.
+      tags: [...byUse(index.tagNames, index.tagPostings), ...[...index.tagId.keys()].slice(index.tagNames.length)],
       authors: byUse(index.authorNames, index.authorPostings),
       types: typeChoices(index.types),
     };
