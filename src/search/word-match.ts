@@ -13,15 +13,18 @@ interface VocabShard {
 /** Fuse.js's typo tolerance: a term matches when some part of it is within 34% of the word's length in edits. */
 const FUSE_OPTIONS = { includeScore: true, threshold: 0.34, ignoreLocation: true, minMatchCharLength: 2 };
 
+/** The looser tolerance of a close word offered when a word matched nothing (see closeTerm). */
+const CLOSE_THRESHOLD = 0.5;
+
 /**
- * The terms Fuse.js could match `word` in (indices into `terms`). A match within k edits leaves one
- * of k + 1 pieces of the word intact (pigeonhole), so a term holding none of them cannot match:
- * Fuse.js then scores a few dozen terms instead of the whole shard, with the same result.
+ * The terms Fuse.js could match `word` in (indices into `terms`) at `threshold`. A match within k
+ * edits leaves one of k + 1 pieces of the word intact (pigeonhole), so a term holding none of them
+ * cannot match: Fuse.js then scores a few dozen terms instead of the whole shard, with the same result.
  */
-export function typoCandidates(terms: readonly string[], word: string): number[] {
+export function typoCandidates(terms: readonly string[], word: string, threshold = FUSE_OPTIONS.threshold): number[] {
   const length = word.length;
   // Fuse.js accepts errors / length <= threshold (the epsilon only guards the float product).
-  const edits = Math.floor(FUSE_OPTIONS.threshold * length + 1e-9);
+  const edits = Math.floor(threshold * length + 1e-9);
   const all = () => terms.map((_, i) => i);
   // Fuse.js splits words over 32 characters into chunks scored apart: no filter for those.
   if (length > 32 || edits + 1 > length) return all();
@@ -116,7 +119,9 @@ export class WordMatcher {
   async closeTerm(word: string): Promise<string | undefined> {
     const shard = await this.vocabShard(vocabKey(word));
     if (!shard || [...word].length < 2) return undefined;
-    const hit = new Fuse(shard.file.terms, { ...FUSE_OPTIONS, threshold: 0.5 }).search(word, { limit: 1 })[0];
+    const { terms } = shard.file;
+    const candidates = typoCandidates(terms, word, CLOSE_THRESHOLD);
+    const hit = new Fuse(candidates.map((i) => terms[i]!), { ...FUSE_OPTIONS, threshold: CLOSE_THRESHOLD }).search(word, { limit: 1 })[0];
     return hit && hit.item !== word ? hit.item : undefined;
   }
 

@@ -186,11 +186,12 @@ describe('the word index layout', () => {
     const letters = fc.constantFrom(...'abcdeiorst');
     const word = fc.array(letters, { minLength: 1, maxLength: 12 }).map((chars) => chars.join(''));
     fc.assert(
-      fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 80 }), word, (vocabulary, typed) => {
+      // 0.34 matches words; 0.5 finds the close word offered when one matched nothing.
+      fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 80 }), word, fc.constantFrom(0.34, 0.5), (vocabulary, typed, threshold) => {
         const sorted = [...vocabulary].sort();
-        const options = { includeScore: true, threshold: 0.34, ignoreLocation: true, minMatchCharLength: 2 };
+        const options = { includeScore: true, threshold, ignoreLocation: true, minMatchCharLength: 2 };
         const everything = new Fuse(sorted, options).search(typed).map((hit) => sorted[hit.refIndex]);
-        const candidates = typoCandidates(sorted, typed);
+        const candidates = typoCandidates(sorted, typed, threshold);
         const filtered = new Fuse(candidates.map((i) => sorted[i]!), options).search(typed).map((hit) => sorted[candidates[hit.refIndex]!]);
         expect(filtered).toEqual(everything);
       }),
