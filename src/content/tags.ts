@@ -28,15 +28,16 @@ interface Entry {
 }
 
 /** The entries whose key and synonyms are readable tags; key problems (bad tag, two keys for one tag) go to `problem`. */
-function readableEntries(data: Record<string, unknown>, problem: (pointer: string, message: string) => void): Entry[] {
+function readableEntries(data: Record<string, unknown>, problem: (pointer: string, message: string, field?: string) => void): Entry[] {
   const entries: Entry[] = [];
   const keyOf = new Map<string, string>();
   for (const [key, value] of Object.entries(data)) {
     const tag = normaliseTag(key);
     const wrong = tagProblem(tag);
     const first = keyOf.get(tag);
-    if (wrong) problem(`/${pointerKey(key)}`, wrong);
-    else if (first !== undefined) problem(`/${pointerKey(key)}`, `the tag '${tag}' has two entries (also ${JSON.stringify(first)}, the same after trimming and lower-casing): merge them`);
+    // The key is quoted: an empty key or one with spaces around it would not show otherwise.
+    if (wrong) problem(`/${pointerKey(key)}`, wrong, JSON.stringify(key));
+    else if (first !== undefined) problem(`/${pointerKey(key)}`, `the tag '${tag}' has two entries (also ${JSON.stringify(first)}, the same after trimming and lower-casing): merge them`, JSON.stringify(key));
     if (wrong || first !== undefined) continue;
     keyOf.set(tag, key);
     const list = (value as { synonyms?: unknown })?.synonyms;
@@ -74,7 +75,7 @@ export function readTags(json: JsonFile, file: string): { tags: TagDefinitions; 
   const problems = schemaProblems('tags', json.data, file, json.lineOf);
   const tags = noTagDefinitions();
   if (json.data === null || typeof json.data !== 'object' || Array.isArray(json.data)) return { tags, problems };
-  const problem = (pointer: string, message: string) => problems.push({ file, line: json.lineOf(pointer), field: pointerToField(pointer), message });
+  const problem = (pointer: string, message: string, field = pointerToField(pointer)) => problems.push({ file, line: json.lineOf(pointer), field, message });
   const entries = readableEntries(json.data as Record<string, unknown>, problem);
   const synonymsOf = new Map(entries.map(({ tag, synonyms }) => [tag, synonyms.map((synonym) => synonym.tag)]));
   const claimed = new Map<string, string>();
