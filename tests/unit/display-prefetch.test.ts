@@ -1,7 +1,7 @@
 // Background fetching of display rows (src/client/search/prefetch.ts): only from a visitor's
 // second search on, only when the browser welcomes it, within the budget, each file once.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DISPLAY_PREFETCH_ALL_BYTES, DISPLAY_PREFETCH_FILES, DisplayPrefetch, prefetchWelcome } from '../../src/client/search/prefetch.ts';
+import { DISPLAY_PREFETCH_ALL_BYTES, DISPLAY_PREFETCH_FILES, DisplayPrefetch, prefetchWelcome, SearchGate } from '../../src/client/search/prefetch.ts';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -84,5 +84,28 @@ describe('whether prefetching is welcome', () => {
     expect(prefetchWelcome({ effectiveType: '4g', saveData: false })).toBe(true);
     expect(prefetchWelcome({ effectiveType: '4g', saveData: true })).toBe(false);
     for (const slow of ['slow-2g', '2g', '3g']) expect(prefetchWelcome({ effectiveType: slow }), slow).toBe(false);
+  });
+});
+
+describe('prefetching waits for searches (SearchGate)', () => {
+  it('lets prefetching go on only when no search is under way, also after one failed', async () => {
+    vi.useRealTimers();
+    const gate = new SearchGate();
+    const order: string[] = [];
+    await gate.idle().then(() => order.push('idle at once'));
+    let finishFirst!: () => void;
+    let failSecond!: (error: Error) => void;
+    const first = gate.during(() => new Promise<void>((resolve) => (finishFirst = resolve)));
+    const second = gate.during(() => new Promise<void>((_, reject) => (failSecond = reject)));
+    const waited = gate.idle().then(() => order.push('idle after both'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    finishFirst();
+    await first;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(order).toEqual(['idle at once']); // the second search is still running
+    failSecond(new Error('offline'));
+    await expect(second).rejects.toThrow('offline');
+    await waited;
+    expect(order).toEqual(['idle at once', 'idle after both']);
   });
 });

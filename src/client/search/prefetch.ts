@@ -65,3 +65,32 @@ export class DisplayPrefetch {
     }, 0);
   }
 }
+
+/**
+ * Keeps background fetching out of a search's way: searches run `during` it, and prefetching
+ * waits for `idle` before each file, so a search's own files never queue behind prefetched ones
+ * for the browser's few connections to the host (six over HTTP/1.1).
+ */
+export class SearchGate {
+  private running = 0;
+  private waiting: Array<() => void> = [];
+
+  /** Runs one search; the gate is busy until it has finished (or failed). */
+  async during<T>(search: () => Promise<T>): Promise<T> {
+    this.running++;
+    try {
+      return await search();
+    } finally {
+      if (--this.running === 0) {
+        const waiting = this.waiting;
+        this.waiting = [];
+        for (const resume of waiting) resume();
+      }
+    }
+  }
+
+  /** Resolves once no search is under way (at once when none is). */
+  idle(): Promise<void> {
+    return this.running === 0 ? Promise.resolve() : new Promise((resume) => this.waiting.push(resume));
+  }
+}

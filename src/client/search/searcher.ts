@@ -7,7 +7,7 @@ import { type CoreFile, type DisplayFiles, type DisplayRow, type TagFile, type T
 import type { WordMatcher } from '../../search/word-match.ts';
 import type { Choices, IndexSource, ResultRow, SearchRequest, SearchResults } from './protocol.ts';
 import { comparePopularity } from '../../model/popularity.ts';
-import { DisplayPrefetch } from './prefetch.ts';
+import { DisplayPrefetch, SearchGate } from './prefetch.ts';
 
 /** Names, the most used first (then in code-point order). */
 function byUse(names: readonly string[], postings: readonly Uint32Array[]): string[] {
@@ -37,9 +37,11 @@ export class Searcher {
   private readonly displayRows = new Map<number, DisplayRow[]>();
   /** Rows of display-all/<n>.json, fetched ahead (see DisplayPrefetch). */
   private readonly allRows = new Map<number, DisplayRow[]>();
+  /** Searches under way: prefetched rows wait for them (see SearchGate). */
+  private readonly gate = new SearchGate();
   private readonly prefetch = new DisplayPrefetch({
     // A prefetch that fails is only a lost head start: the search that needs the rows fetches them.
-    file: (n) => void this.displayShard(n).catch(() => undefined),
+    file: (n) => void this.gate.idle().then(() => this.displayShard(n, 'low')).catch(() => undefined),
     fetched: (n) => this.displayShards.has(n),
     allBytes: () => this.display.displayAllBytes,
     all: () => void this.fetchAllRows(),
@@ -49,8 +51,9 @@ export class Searcher {
     this.indexUrl = indexUrl;
   }
 
-  private async readJson<T>(path: string): Promise<T> {
-    const response = await fetch(`${this.indexUrl}${path}`);
+  /** `low`: a file fetched ahead of need, behind any file a search waits for. */
+  private async readJson<T>(path: string, priority: RequestPriority = 'auto'): Promise<T> {
+    const response = await fetch(`${this.indexUrl}${path}`, { priority });
     if (!response.ok) throw new Error(`could not load ${path} (HTTP ${response.status})`);
     return (await response.json()) as T;
   }
@@ -85,10 +88,10 @@ export class Searcher {
     return this.words;
   }
 
-  private displayShard(n: number): Promise<DisplayRow[]> {
+  private displayShard(n: number, priority?: RequestPriority): Promise<DisplayRow[]> {
     let shard = this.displayShards.get(n);
     if (!shard) {
-      shard = this.readJson<DisplayRow[]>(`display/${n}.json`);
+      shard = this.readJson<DisplayRow[]>(`display/${n}.json`, priority);
       this.displayShards.set(n, shard);
       shard.then(
         (rows) => this.displayRows.set(n, rows),
@@ -105,7 +108,8 @@ export class Searcher {
     let next = 0;
     const lane = async (): Promise<void> => {
       for (let n = next++; n < files; n = next++) {
-        await this.readJson<DisplayRow[]>(`display-all/${n}.json`).then((rows) => this.allRows.set(n, rows), () => undefined);
+        await this.gate.idle();
+        await this.readJson<DisplayRow[]>(`display-all/${n}.json`, 'low').then((rows) => this.allRows.set(n, rows), () => undefined);
       }
     };
     await Promise.all([lane(), lane(), lane(), lane()]);
@@ -183,7 +187,11 @@ export class Searcher {
    * is answered from the word index and display files alone, before core.json has arrived: its
    * results then have no facet counts (`partial` is set on them).
    */
-  async search(request: SearchRequest): Promise<SearchResults> {
+  search(request: SearchRequest): Promise<SearchResults> {
+    return this.gate.during(() => this.searchNow(request));
+  }
+
+  private async searchNow(request: SearchRequest): Promise<SearchResults> {
     const started = performance.now();
     const { query } = request;
     const seen = { terms: new Set<string>(), unmatched: [] as string[] };
