@@ -83,7 +83,8 @@ export async function importForum(request: ForumImportRequest, settings: { limit
   const types = readTypes(root, contentDir, settings.limits);
   if ('problems' in types) return types;
   const taken = new Set(types.index.byId.keys());
-  const ids = forumIds(forums, taken, new Map(Object.entries(state.forums).map(([id, forum]) => [id, forum.id])));
+  const existing = new Map(types.index.list.map((type) => [type.id, type.group === 'forum' ? type.name : undefined]));
+  const ids = forumIds(forums, existing, new Map(Object.entries(state.forums).map(([id, forum]) => [id, forum.id])));
   const fallbackId = types.index.byId.get(FALLBACK_FORUM.id)?.group === 'forum' || !taken.has(FALLBACK_FORUM.id) ? FALLBACK_FORUM.id : `${FALLBACK_FORUM.id}-${Date.now()}`;
   const newForums: NewForum[] = [
     ...forums.map((forum) => ({ id: ids.get(forum.id)!, name: forum.name, ...(forum.parentId !== undefined && ids.has(forum.parentId) ? { parent: ids.get(forum.parentId)! } : {}) })),

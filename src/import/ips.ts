@@ -85,7 +85,8 @@ export function ipsSource(base: string, client: JsonClient): ForumSource {
     const pending = new Map<number, Promise<Record<string, unknown>>>();
     let next = 2;
     for (let page = 2; page <= pages; page++) {
-      while (next <= pages && next < page + ahead) {
+      // The window grows (1, 2, 4 … pages ahead), so a re-run that stops after page 2 asked for little more.
+      while (next <= pages && next < page + Math.min(ahead, 2 ** (page - 2))) {
         const request = get(next);
         request.catch(() => undefined); // awaited below, in order
         pending.set(next++, request);

@@ -22,25 +22,31 @@ export interface Conversion {
 }
 
 /**
- * A content-types id for each forum, by its id on the forum: the id an earlier run gave it, else one
+ * A content-types id for each forum, by its id on the forum: the id an earlier run gave it; else one
  * made from its name (`Help & Support` → `help-and-support`, at most 60 characters, `forum-<id>`
- * when the name has no letters), unique among `taken`. Stable: the same forum keeps its id.
+ * when the name has no letters), unique among the ids `existing` has, except that an existing forum
+ * with exactly that id and name is taken to be this one (a run that lost its state file finds its
+ * forums again). Stable: the same forum keeps its id.
  */
-export function forumIds(forums: readonly SourceForum[], taken: ReadonlySet<string>, earlier: ReadonlyMap<string, string>): Map<string, string> {
-  const used = new Set(taken);
+export function forumIds(forums: readonly SourceForum[], existing: ReadonlyMap<string, string | undefined>, earlier: ReadonlyMap<string, string>): Map<string, string> {
+  const used = new Set(existing.keys());
+  const claimed = new Set<string>();
   const ids = new Map<string, string>();
   for (const forum of forums) {
     const known = earlier.get(forum.id);
     if (known) {
       ids.set(forum.id, known);
       used.add(known);
+      claimed.add(known);
     }
   }
   for (const forum of forums) {
     if (ids.has(forum.id)) continue;
     const base = slugify(forum.name).slice(0, 60).replace(/-+$/, '') || `forum-${slugify(forum.id) || 'x'}`;
-    const id = uniqueSlug(base, used);
+    const same = existing.get(base) === forum.name && !claimed.has(base);
+    const id = same ? base : uniqueSlug(base, used);
     used.add(id);
+    claimed.add(id);
     ids.set(forum.id, id);
   }
   return ids;
