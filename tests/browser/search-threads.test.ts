@@ -124,13 +124,22 @@ describe('where /search/ runs its searches', () => {
     await page.close();
   });
 
-  it('shows a shared link with words alone before core.json has arrived, then its facet counts', async () => {
+  it("shows a shared link with words alone before core.json or the worker's script has arrived, then its facet counts", async () => {
     const word = content.topics[0]!.title.split(' ')[0]!.toLowerCase();
     const page = await browser.newPage();
+    let workers = 0;
+    page.on('worker', () => workers++);
     await page.clock.setFixedTime(NOW);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/search-index/core.json', async (route) => {
+      await held;
+      await route.continue();
+    });
+    // The worker's own script is held too: results shown meanwhile came from the page itself.
+    const workerScripts: string[] = [];
+    await page.route('**/_astro/worker*.js', async (route) => {
+      workerScripts.push(route.request().url());
       await held;
       await route.continue();
     });
@@ -153,6 +162,7 @@ describe('where /search/ runs its searches', () => {
     }
     expect(await shownSlugs(page)).toEqual(found);
     expect(await page.textContent('[data-result-count]')).toBe(count);
+    expect([workers, workerScripts.length], 'the counts, and later words, are searched in the worker').toEqual([1, 1]);
     await page.close();
   });
 

@@ -14,9 +14,7 @@ export interface Backend {
   prefetchWords(q: string): void;
 }
 
-function pageBackend(config: SearchConfig): Backend {
-  const searcher = new Searcher(config.indexUrl);
-  searcher.init(config.source);
+function pageBackend(searcher: Searcher): Backend {
   let loaded = false;
   const ready = searcher.choices().then((choices) => {
     loaded = true;
@@ -67,6 +65,12 @@ function workerBackend(config: SearchConfig, deferIndex: boolean): Backend {
 export interface Backends {
   /** The backend that runs `query`, started on first need. */
   forQuery(query: SearchQuery): Backend;
+  /**
+   * The first search of a page opened with words alone over the whole site (a shared link), in the
+   * page's own thread from the word index and display files only (Searcher.search `partial`): no
+   * worker has to start, and no core.json arrive, before its results. Undefined for other searches.
+   */
+  opening(query: SearchQuery): ((request: SearchRequest) => Promise<SearchResults>) | undefined;
   /** The backend of searches with words (the worker), started on first need. */
   words(): Backend;
 }
@@ -78,6 +82,13 @@ export interface Backends {
  */
 export function backends(config: SearchConfig, started: (backend: Backend) => void): Backends {
   const inPage = config.topics <= SMALL_SITE_MAX_TOPICS;
+  let pageSearcher: Searcher | undefined;
+  const ownSearcher = () => {
+    if (pageSearcher) return pageSearcher;
+    pageSearcher = new Searcher(config.indexUrl);
+    pageSearcher.init(config.source);
+    return pageSearcher;
+  };
   let pageSearch: Backend | undefined;
   let workerSearch: Backend | undefined;
   const start = (backend: Backend) => {
@@ -88,6 +99,11 @@ export function backends(config: SearchConfig, started: (backend: Backend) => vo
   return {
     words: () => words(),
     // A worker started for words alone over the whole site (a shared link) leaves core.json for later.
-    forQuery: (query) => (inPage && !query.q ? (pageSearch ??= start(pageBackend(config))) : words(config.source.kind === 'site' && onlyWords(query))),
+    forQuery: (query) => (inPage && !query.q ? (pageSearch ??= start(pageBackend(ownSearcher()))) : words(config.source.kind === 'site' && onlyWords(query))),
+    opening: (query) => {
+      if (config.source.kind !== 'site' || !query.q || !onlyWords(query)) return undefined;
+      const searcher = ownSearcher();
+      return (request) => searcher.search({ ...request, partial: true });
+    },
   };
 }

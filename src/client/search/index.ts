@@ -100,10 +100,13 @@ export function start(root: HTMLElement): void {
    * form. Resolves once its results are shown, failed, or were overtaken by a newer search.
    */
   function run({ query, problems }: AddressedSearch, opening = false): Promise<void> {
-    const backend = staticListing && isUnfiltered(query, fixedTag) ? undefined : where.forQuery(query);
+    const searched = !(staticListing && isUnfiltered(query, fixedTag));
+    // A shared link's words are answered in this thread; the worker starts once they are shown.
+    const quick = searched && opening ? where.opening(query) : undefined;
+    const backend = searched && !quick ? where.forQuery(query) : undefined;
     const id = ++latest; // a search still running for an earlier request is no longer shown
     let shown = Promise.resolve();
-    if (!backend) {
+    if (!searched) {
       root.dataset.searchState = 'done'; // the page's own listing is the answer
       answered();
     } else {
@@ -115,11 +118,11 @@ export function start(root: HTMLElement): void {
       const failed = (error: Error) => void (id === latest && showError(error));
       // The address the page opened on may be answered before the index has loaded (see
       // Searcher.search); the full search then fills in the counts.
-      shown = backend.search({ ...request, partial: opening }).then((results) => {
+      shown = (quick ? quick(request) : backend!.search(request)).then((results) => {
         if (id !== latest) return;
         show(results);
         // Once they are painted: the counts never hold up (or share the network with) the first results.
-        if (results.partial) afterPaint(() => void backend.search(request).then((full) => void (id === latest && show(full)), failed));
+        if (results.partial) afterPaint(() => void where.forQuery(query).search(request).then((full) => void (id === latest && show(full)), failed));
       }, failed);
     }
     if (problems.length > 0 || notes.childElementCount > 0) {
