@@ -1,7 +1,10 @@
 // tags.json: the rules of synonyms (one tag each, no chain, no cycle, never a tag of its own) as
 // SPEC 7 problems, all at once; canonical tags replacing synonyms in topics when content is loaded.
 import { describe, expect, it } from 'vitest';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_LIMITS } from '../../src/content/limits.ts';
 import { parseJsonFile, isProblem } from '../../src/content/json-file.ts';
 import { readTags } from '../../src/content/tags.ts';
 import { canonicalTags, tagProblem } from '../../src/model/tags.ts';
@@ -96,5 +99,13 @@ describe('canonical tags', () => {
     const all = new Set(content.topics.flatMap((topic) => topic.tags));
     for (const synonym of ['js', 'ecmascript', 'www']) expect(all.has(synonym)).toBe(false);
     expect(content.tags.descriptions.get('json')).toBe('Reading, writing and querying JSON data.');
+  });
+
+  it('read tags.json within the data file limits, like every data file', () => {
+    const contentDir = join(mkdtempSync(join(tmpdir(), 'tagsite-tags-limits-')), 'content');
+    cpSync(join(projectRoot, 'tests/fixtures/tag-synonyms'), contentDir, { recursive: true });
+    writeFileSync(join(contentDir, 'tags.json'), JSON.stringify({ a: {}, b: {}, c: {} }));
+    const { problems } = loadContent({ root: contentDir, contentDir, excerptLength: 200, limits: { ...DEFAULT_LIMITS, dataFileRecords: 2 } });
+    expect(problems.map(formatProblem)).toEqual(['tags.json:1: (file): has more than 2 records (limits.dataFileRecords in the site options)']);
   });
 });
