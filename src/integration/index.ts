@@ -11,6 +11,13 @@ import { finishBuild, prepareBuild, type Build } from '../build/pipeline.ts';
 
 const VIRTUAL_ID = 'virtual:tagsite/options';
 
+/**
+ * The project's own browser modules that two or more page scripts import, in one chunk: left to
+ * itself the bundler splits them by which scripts share them, into chunks that import each other,
+ * which a browser then fetches one after another before the search can start.
+ */
+const SHARED_CLIENT_CODE = { groups: [{ name: 'shared', test: /[\\/]src[\\/](client|model|search|components)[\\/]/, minShareCount: 2 }] };
+
 /** The tagsite integration, with its options validated and resolved once. */
 export interface TagsiteIntegration extends AstroIntegration {
   /** Options with defaults filled in (meaningful only when `problems` is empty). */
@@ -98,6 +105,9 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
         }
         updateConfig({
           vite: {
+            // The browser's code shared by several pages' scripts goes into one file, which each
+            // script imports directly: a page waits for one more file, never a chain of them.
+            environments: { client: { build: { rolldownOptions: { output: { codeSplitting: SHARED_CLIENT_CODE } } } } },
             plugins: [
               {
                 name: 'tagsite-options',

@@ -76,6 +76,9 @@ async function filter(page: Page, field: string, value: string): Promise<void> {
   );
 }
 
+/** The files a built script imports statically (minified: `import{…}from"./x.js"` or `import"./x.js"`). */
+const staticImports = (path: string) => [...readFileSync(join(outDir, path), 'utf8').matchAll(/import(?:[^;()"]*?from)?\s*"\.\/([^"]+\.js)"/g)].map((match) => `/_astro/${match[1]}`);
+
 const shownSlugs = (page: Page) => page.$$eval('[data-results] [data-result]', (entries) => entries.map((entry) => entry.getAttribute('data-topic')));
 const pageSize = (page: Page) => page.$eval('[data-search-root]', (root) => Number((root as HTMLElement).dataset.pageSize));
 
@@ -111,6 +114,10 @@ describe('where /search/ runs its searches', () => {
     const pageScripts = scripts();
     expect(pageScripts.length).toBeGreaterThan(0);
     for (const path of pageScripts) expect(readFileSync(join(outDir, path), 'utf8').includes('Fuse'), `${path} holds Fuse.js`).toBe(false);
+    // The page's script and what it imports arrive in two steps at most, never a chain of imports.
+    const imported = staticImports(pageScripts.find((path) => path.includes('SearchArea'))!);
+    expect(imported.length).toBeGreaterThan(0);
+    for (const path of imported) expect(staticImports(path), `${path} imports`).toEqual([]);
     const word = content.topics[0]!.title.split(' ')[0]!.toLowerCase();
     await filter(page, 'q', word);
     const found = await shownSlugs(page);
