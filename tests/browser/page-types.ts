@@ -5,6 +5,7 @@ export const PAGE_TYPES: Array<{ name: string; path: string; ready?: string }> =
   { name: 'home', path: '/' },
   { name: 'tag list', path: '/tags/' },
   { name: 'tag page', path: '/tags/api/', ready: '[data-search-root] [data-needs-js]:not([hidden])' },
+  { name: 'tag intersection', path: '/tags/intersection/api/json/' },
   { name: 'topic with a workflow', path: '/topics/csv-to-json-converter/' },
   { name: 'search with results', path: '/search/?q=json&tags=api', ready: '[data-search-root][data-search-state="done"]' },
   { name: 'member search', path: '/members/?group=Staff', ready: '[data-member-root][data-search-state="done"]' },
