@@ -171,8 +171,16 @@ async function serve(options: FakeOptions, topics: FakeTopic[], handle: Handler,
   };
 }
 
+const activityOrder = new WeakMap<FakeTopic[], { key: string; sorted: FakeTopic[] }>();
+
+/** The topics, most recently active first (kept until a topic changes: a big forum's pages are asked for often). */
 function byActivity(topics: FakeTopic[]): FakeTopic[] {
-  return [...topics].sort((a, b) => b.updated.localeCompare(a.updated) || b.id - a.id);
+  const key = topics.map((topic) => topic.updated).join();
+  const cached = activityOrder.get(topics);
+  if (cached?.key.length === key.length && cached.key === key) return cached.sorted;
+  const sorted = [...topics].sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : b.id - a.id));
+  activityOrder.set(topics, { key, sorted });
+  return sorted;
 }
 
 function page<T>(items: T[], query: URLSearchParams, defaultPerPage: number) {
@@ -271,7 +279,7 @@ export function startFakeDiscourse(options: FakeOptions): Promise<FakeServer> {
     }
     const topic = /^\/t\/(\d+)\.json$/.exec(path);
     if (topic) {
-      const found = topics.find((t) => t.id === Number(topic[1]));
+      const found = topics[Number(topic[1]) - 1];
       if (!found) throw new Error('not found');
       return { id: found.id, title: found.title, post_stream: { posts: [{ id: found.id * 10, post_number: 1, username: found.author || 'system', cooked: found.html, created_at: found.created }], stream: [found.id * 10] }, details: { created_by: { username: found.author } } };
     }

@@ -44,12 +44,9 @@ describe('retry timing', () => {
       calls++;
       setTimeout(() => {
         running--;
-        if (request.url === '/busy' && calls <= 1) {
-          response.writeHead(429, { 'Retry-After': '30' }).end();
-          return;
-        }
-        if (request.url!.startsWith('/broken')) return response.writeHead(502).end();
-        response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
+        if (request.url === '/busy' && calls <= 1) response.writeHead(429, { 'Retry-After': '30' }).end();
+        else if (request.url!.startsWith('/broken')) response.writeHead(502).end();
+        else response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
       }, 20);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
