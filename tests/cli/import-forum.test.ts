@@ -88,6 +88,13 @@ describe('import-forum --from ips', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('300 topics listed: 299 imported');
     expect(result.stdout).toContain('dry run: nothing written');
+    const some = await run('--dry-run', '--forums', '2');
+    expect(some.code, some.stderr).toBe(0);
+    expect(some.stdout).toContain('149 topics listed'); // forum 2 and its sub-forum 3
+    expect(server.requests.some((path) => path.includes('forums=2%2C3'))).toBe(true);
+    const unknown = await run('--dry-run', '--forums', '42');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('import-forum: --forums: 42 is not a forum of');
     expect(existsSync(dir)).toBe(false);
   });
 
@@ -173,7 +180,8 @@ A line a person added.\n`);
     expect(after.get(edited)).toContain('A line a person added.');
     expect(after.get(edited)).not.toContain('The forum changed this one too');
     expect(after.size).toBe(before.size);
-    expect(validProblems(dir)).toEqual([]);
+    const validate = await runScript('validate', ['--content', dir]);
+    expect(validate.code, validate.stdout + validate.stderr).toBe(0);
     expectNoSecret(IPS_KEY, outputs, dir);
   });
 

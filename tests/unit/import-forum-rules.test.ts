@@ -13,6 +13,7 @@ import { forumUrl } from '../../src/import/arguments.ts';
 import { readTopic } from '../../src/content/topics.ts';
 import { readContentTypes } from '../../src/content/content-types.ts';
 import type { SourceTopic } from '../../src/import/source.ts';
+import { progressLine } from '../../src/import/progress.ts';
 
 describe('retry timing', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
@@ -193,5 +194,29 @@ describe('topics', () => {
   it('the forum address is checked and made a base', () => {
     expect(forumUrl('https://f.example/community')).toEqual({ url: 'https://f.example/community/' });
     expect(forumUrl('https://f.example/?x=1')).toHaveProperty('problem');
+  });
+});
+
+describe('progress line', () => {
+  const stream = (isTTY: boolean) => {
+    const written: string[] = [];
+    return { written, stream: { isTTY, columns: 40, write: (text: string) => written.push(text) } as unknown as NodeJS.WriteStream };
+  };
+  it('updates one line on a terminal and clears it at the end', () => {
+    const { written, stream: tty } = stream(true);
+    const line = progressLine(tty);
+    line.show('page 1/3: 50 topics read');
+    line.note('GET /x: HTTP 429; trying again in 1.0 s');
+    line.done();
+    expect(written[0]).toBe('\r\x1b[Kpage 1/3: 50 topics read');
+    expect(written[1]!.length).toBeLessThanOrEqual(4 + 39);
+    expect(written.at(-1)).toBe('\r\x1b[K');
+  });
+  it('says nothing elsewhere (a log, CI)', () => {
+    const { written, stream: log } = stream(false);
+    const line = progressLine(log);
+    line.show('page 1');
+    line.done();
+    expect(written).toEqual([]);
   });
 });
