@@ -3,9 +3,8 @@
  * lifetime at every list address (both key styles, primary and backup), and the security headers
  * of every page (Content-Security-Policy, Referrer-Policy, X-Content-Type-Options).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { withBase } from '../model/urls.ts';
+import { appendToHostFile } from './host-files.ts';
 
 /**
  * The `_headers` rules for the list paths. Paths that an existing `_headers` (from public/) already
@@ -23,12 +22,7 @@ export function workflowHeaderRules(paths: readonly string[], base: string, cach
 /** Adds the list's rules to `<dir>/_headers`, creating it or appending to the copy of public/_headers. */
 export function writeWorkflowHeaders(dir: string, paths: readonly string[], base: string, cacheSeconds: number): void {
   if (paths.length === 0) return;
-  const file = join(dir, '_headers');
-  const existing = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const rules = workflowHeaderRules(paths, base, cacheSeconds, existing);
-  if (!rules) return;
-  const separator = existing === '' ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
-  writeFileSync(file, `${existing}${separator}${rules}`);
+  appendToHostFile(dir, '_headers', (existing) => workflowHeaderRules(paths, base, cacheSeconds, existing));
 }
 
 /** What the security headers depend on: where images may come from, and the other hosts pages fetch from. */
@@ -82,12 +76,7 @@ export function securityHeaderRules(base: string, headers: Record<string, string
 
 /** Adds the security rule to `<dir>/_headers`, creating it or appending to what is there. */
 export function writeSecurityHeaders(dir: string, base: string, headers: Record<string, string>): void {
-  const file = join(dir, '_headers');
-  const existing = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const rules = securityHeaderRules(base, headers, existing);
-  if (!rules) return;
-  const separator = existing === '' ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
-  writeFileSync(file, `${existing}${separator}${rules}`);
+  appendToHostFile(dir, '_headers', (existing) => securityHeaderRules(base, headers, existing));
 }
 
 /** The headers a `_headers` file gives one path: every rule whose pattern (`*` matching anything) matches it, in order. */

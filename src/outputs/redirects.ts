@@ -3,9 +3,8 @@
  * a line. Any part of the build with old addresses adds its rules through writeRedirects (tag
  * synonyms here; a redirect page at each old path serves hosts that do not read the file).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { feedPath, tagPath, withBase } from '../model/urls.ts';
+import { appendToHostFile } from './host-files.ts';
 
 /** An old address and the page it now leads to: site paths without `base`, as the site's links write them. */
 export interface Redirect {
@@ -37,12 +36,7 @@ export function redirectRules(redirects: readonly Redirect[], base: string, comm
 
 /** Adds rules to `<dir>/_redirects`, creating it or appending to what is there (a copy of public/_redirects). */
 export function writeRedirects(dir: string, redirects: readonly Redirect[], base: string, comment: string): void {
-  const file = join(dir, '_redirects');
-  const existing = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const rules = redirectRules(redirects, base, comment, existing);
-  if (!rules) return;
-  const separator = existing === '' ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
-  writeFileSync(file, `${existing}${separator}${rules}`);
+  appendToHostFile(dir, '_redirects', (existing) => redirectRules(redirects, base, comment, existing));
 }
 
 /** A synonym's old tag page and feed lead to its canonical tag's, when that tag has topics (and so pages). */
