@@ -10,6 +10,7 @@ import { parseArgs, printProblems, projectOptions, projectRoot } from '../src/cl
 import { exitWithUsageOnHelp } from '../src/cli/usage.ts';
 import { IMPORT_FORUM_COMMAND, IMPORT_FORUM_OPTIONS, forumImportArguments } from '../src/import/arguments.ts';
 import { importForum } from '../src/import/import-forum.ts';
+import { redact } from '../src/import/http.ts';
 import { summary } from '../src/import/summary.ts';
 
 exitWithUsageOnHelp(IMPORT_FORUM_COMMAND);
@@ -26,7 +27,12 @@ if (problems.length > 0) {
   process.exit(1);
 }
 const started = performance.now();
-const outcome = await importForum(request, { limits: options.limits, excerptLength: options.excerptLength });
+// What no rule foresaw (a full disk, a folder that cannot be written) is still one line, and never names the key.
+const outcome = await importForum(request, { limits: options.limits, excerptLength: options.excerptLength }).catch((error: unknown) => {
+  const message = redact(String((error as Error)?.message ?? error).split('\n')[0]!, [request.key ?? ''].filter(Boolean));
+  printProblems([{ file: IMPORT_FORUM_COMMAND, field: '(error)', message: `${message}; what was written before it is kept, and a re-run goes on from there` }]);
+  process.exit(1);
+});
 if ('problems' in outcome) {
   printProblems(outcome.problems);
   process.exit(1);

@@ -88,6 +88,8 @@ describe('import-forum --from ips', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('300 topics listed: 299 imported');
     expect(result.stdout).toContain('dry run: nothing written');
+    const hidden = await run('--dry-run', '--include-hidden');
+    expect(hidden.stdout).toContain('300 topics listed: 300 imported, 0 updated, 0 unchanged, 0 skipped');
     const some = await run('--dry-run', '--forums', '2');
     expect(some.code, some.stderr).toBe(0);
     expect(some.stdout).toContain('149 topics listed'); // forum 2 and its sub-forum 3
