@@ -34,6 +34,7 @@ export function discourseTopic(raw: unknown, base: string): SourceTopic | undefi
     title: text(topic.title) ?? '',
     created,
     updated,
+    ...(text(topic.bumped_at) ? { activity: text(topic.bumped_at) } : {}),
     ...(text(topic.category_id) ? { forumId: text(topic.category_id) } : {}),
     tags,
     replies: Math.max(0, count(topic.posts_count) - 1),
@@ -97,11 +98,11 @@ export function discourseSource(base: string, client: JsonClient): ForumSource {
       if (html === undefined) throw new FetchFailure(`GET /t/${topic.id}.json: the reply has no first post (post_stream.posts[0].cooked)`);
       return { html, author: text(first.username) ?? text(record(reply.details).created_by && record(record(reply.details).created_by).username) ?? '' };
     },
-    async members(authors) {
+    async members(authors, listed) {
       const members: SourceMember[] = [];
       const notes: string[] = [];
       await Promise.all(
-        authors.map(async (name) => {
+        authors.filter((name) => !listed.has(name.toLowerCase())).map(async (name) => {
           try {
             const user = record(record(await client.getJson(at(`u/${encodeURIComponent(name)}.json`))).user);
             members.push({

@@ -129,7 +129,8 @@ export async function importForum(request: ForumImportRequest, settings: { limit
     try {
       await source.topicPages(async (topics, page, pages) => {
         progress.show(`page ${page}${pages ? `/${pages}` : ''}: ${counts.listed + topics.length} topics read, ${counts.imported + counts.updated} written`);
-        const recent = topics.filter((topic) => !(Date.parse(topic.updated) < stopBefore));
+        const lastChange = (topic: (typeof topics)[number]) => Math.max(Date.parse(topic.updated), Date.parse(topic.activity ?? topic.updated));
+        const recent = topics.filter((topic) => !(lastChange(topic) < stopBefore));
         if (sinceMs !== undefined) olderThanSince += topics.filter((topic) => Date.parse(topic.updated) < sinceMs).length;
         const files = await planPage(context, recent);
         if (files.length > 0) {

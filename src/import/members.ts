@@ -28,7 +28,7 @@ export async function importMembers(run: MemberImport): Promise<{ added: number;
   const authors = [...new Set(Object.values(state.topics).map((topic) => topic.author).filter(Boolean))];
   let profiles;
   try {
-    profiles = await run.source.members(authors);
+    profiles = await run.source.members(authors, new Set(Object.keys(state.members).map(memberKey)));
   } catch (error) {
     if (!(error instanceof FetchFailure)) throw error;
     report.push({ file: IMPORT_FORUM_COMMAND, field: '(members)', message: `not imported: ${error.message}; the next run tries again` });

@@ -21,6 +21,8 @@ export interface SourceTopic {
   /** ISO 8601: the first post's date and the last post's. */
   created: string;
   updated: string;
+  /** When the topic last changed in any way the list shows (Discourse's `bumped_at`: an edit bumps it), when later than `updated`. */
+  activity?: string;
   forumId?: string;
   tags: string[];
   /** Invision Community's prefix, imported as the first tag. */
@@ -62,8 +64,11 @@ export interface ForumSource {
   topicPages(visit: (topics: SourceTopic[], page: number, pages?: number) => Promise<boolean>, forumIds?: ReadonlySet<string>): Promise<void>;
   /** The first post's HTML and author (read from the topic when the listing lacks them). */
   firstPost(topic: SourceTopic): Promise<{ html: string; author: string }>;
-  /** The profiles of members: all the forum lists (`authors` first), or those of `authors`. */
-  members(authors: readonly string[]): Promise<{ members: SourceMember[]; notes: string[] }>;
+  /**
+   * The profiles of members: all the forum lists (`authors` first), or those of `authors` that an
+   * earlier run has not listed yet (`listed`, by memberKey), where each profile is a request.
+   */
+  members(authors: readonly string[], listed: ReadonlySet<string>): Promise<{ members: SourceMember[]; notes: string[] }>;
 }
 
 /** `value` as a string of text, or undefined. */

@@ -234,8 +234,13 @@ describe('import-forum --from discourse', () => {
       expect(validProblems(dir)).toEqual([]);
 
       server.heal();
+      const before = server.requests.length;
       const second = await runScript('import-forum', ['--from', 'discourse', '--url', server.url, '--content', dir, ...FAST], env);
       expect(second.code, second.stdout + second.stderr).toBe(0);
+      // Profiles already listed are not asked for again; the topics not changed are not read again.
+      const asked = server.requests.slice(before);
+      expect(asked.filter((path) => path.startsWith('/u/')).sort()).toEqual(['/u/member7.json', '/u/system.json']);
+      expect(asked.filter((path) => path.startsWith('/t/'))).toEqual(['/t/12.json']);
       expect(second.stdout).toContain('200 topics listed: 1 imported, 0 updated, 198 unchanged, 1 skipped, 0 not read');
       expect(topicFiles(dir).size).toBe(199);
       expectNoSecret(DISCOURSE_KEY, [first.stdout, first.stderr, second.stdout, second.stderr], dir);
