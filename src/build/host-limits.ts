@@ -63,7 +63,7 @@ export function hostLimitWarnings(size: SiteSize, limits: readonly HostLimit[] =
     if (limit.files !== undefined && size.files > limit.files) {
       warnings.push(
         `warning: ${size.files.toLocaleString('en')} files, more than ${limit.host} takes (${limit.files.toLocaleString('en')} a site): ` +
-          'a larger `pageSize` option makes fewer listing pages per tag, or deploy to a host without a file limit',
+          'a larger `pageSize` option makes fewer listing pages per tag, a smaller `intersections.maxPages` fewer tag intersection pages (each with its feed), or deploy to a host without a file limit',
       );
     }
     if (limit.fileBytes !== undefined && size.largest.bytes > limit.fileBytes) {
