@@ -126,6 +126,7 @@ export async function importForum(request: ForumImportRequest, settings: { limit
     let stoppedAfterPage: number | undefined;
     let complete = true;
     let savedAt = Date.now();
+    let writing: Promise<void> = Promise.resolve();
     try {
       await source.topicPages(async (topics, page, pages) => {
         progress.show(`page ${page}${pages ? `/${pages}` : ''}: ${counts.listed + topics.length} topics read, ${counts.imported + counts.updated} written`);
@@ -133,24 +134,31 @@ export async function importForum(request: ForumImportRequest, settings: { limit
         const recent = topics.filter((topic) => !(lastChange(topic) < stopBefore));
         if (sinceMs !== undefined) olderThanSince += topics.filter((topic) => Date.parse(topic.updated) < sinceMs).length;
         const files = await planPage(context, recent);
+        // A page's files are written while the next page is read: one write at a time, in page order.
+        await writing;
         if (files.length > 0) {
-          if (files.some((file) => file.text.includes(`\nforum: ${fallbackId}\n`)) && !request.dryRun) {
-            const written = await locked(() => writeForums(root, contentDir, settings.limits, [{ id: fallbackId, name: FALLBACK_FORUM.name }]));
-            if (!('problems' in written)) forumsAdded += written.added.length;
-          }
-          await locked(() => {
-            writePage(context, files);
-            if (!request.dryRun && Date.now() - savedAt > 1000) {
-              writeState(contentDir, state);
-              savedAt = Date.now();
+          writing = (async () => {
+            if (files.some((file) => file.text.includes(`\nforum: ${fallbackId}\n`)) && !request.dryRun) {
+              const written = await locked(() => writeForums(root, contentDir, settings.limits, [{ id: fallbackId, name: FALLBACK_FORUM.name }]));
+              if (!('problems' in written)) forumsAdded += written.added.length;
             }
-          });
+            await locked(() => {
+              writePage(context, files);
+              if (!request.dryRun && Date.now() - savedAt > 1000) {
+                writeState(contentDir, state);
+                savedAt = Date.now();
+              }
+            });
+          })();
+          writing.catch(() => undefined); // awaited before the next write and at the end
         }
         const more = topics.length === 0 || recent.length > 0;
         if (!more) stoppedAfterPage = page;
         return more;
       }, chosen);
+      await writing;
     } catch (error) {
+      await writing;
       if (!(error instanceof FetchFailure)) throw error;
       complete = false;
       report.push({ file: IMPORT_FORUM_COMMAND, field: '(topic list)', message: `stopped: ${error.message}; the topics listed after it were not read (the next run goes on from the state file)` });

@@ -192,9 +192,19 @@ export function writePage(context: PageContext, planned: readonly Planned[]): vo
   for (const plan of planned) {
     const { topic } = plan;
     for (const [tag, url] of Object.entries(topic.tagUrls ?? {})) state.tags[tag] ??= url;
+    // A topic listed twice (its activity moved it while the pages were read), written meanwhile from its first listing.
+    const recorded = state.topics[topic.id];
+    if (plan.file === undefined && recorded) {
+      counts.unchanged++;
+      continue;
+    }
     if (plan.file !== undefined) {
       const path = join(context.contentDir, plan.file);
       const now = currentText(path);
+      if (recorded && recorded.hash !== plan.hash && now !== undefined && textHash(now) === recorded.hash) {
+        counts.unchanged++;
+        continue;
+      }
       if (now === undefined || textHash(now) !== plan.hash) {
         counts.skipped++;
         report.push({ file: context.shown(plan.file), field: '(file)', message: `changed while the import ran (topic ${topic.id}, ${topic.url}): left as it is` });
