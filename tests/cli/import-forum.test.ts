@@ -90,6 +90,11 @@ describe('import-forum --from ips', () => {
     expect(result.stdout).toContain('dry run: nothing written');
     const hidden = await run('--dry-run', '--include-hidden');
     expect(hidden.stdout).toContain('300 topics listed: 300 imported, 0 updated, 0 unchanged, 0 skipped');
+    const since = await run('--dry-run', '--since', '2024-01-12');
+    const recent = server.topics.filter((topic) => topic.updated >= '2024-01-12' && !topic.hidden).length;
+    expect(since.stdout).toMatch(new RegExp(`: ${recent} imported, 0 updated, 0 unchanged, 0 skipped`));
+    expect(since.stdout).toMatch(/import-forum: --since: \d+ topics listed were last active before 2024-01-12: not imported/);
+    expect(since.stdout).toMatch(/stopped after page \d: the topics after it were last active before --since/);
     const some = await run('--dry-run', '--forums', '2');
     expect(some.code, some.stderr).toBe(0);
     expect(some.stdout).toContain('149 topics listed'); // forum 2 and its sub-forum 3
