@@ -66,7 +66,10 @@ export function filterPhrases(query: SearchQuery, typeName: (id: string) => stri
     if (text) phrases.push(text);
   }
   if (query.minReplies > 0) phrases.push(`with at least ${repliesText(query.minReplies)}`);
-  if (query.minViews > 0) phrases.push(`with at least ${query.minViews} view${query.minViews === 1 ? '' : 's'}`);
+  if (query.minViews > 0) phrases.push(`with at least ${viewsText(query.minViews)}`);
+  if (query.maxReplies !== undefined) phrases.push(`with at most ${repliesText(query.maxReplies)}`);
+  if (query.maxViews !== undefined) phrases.push(`with at most ${viewsText(query.maxViews)}`);
+  if (query.excludeTags.length > 0) phrases.push(`not tagged ${query.excludeTags.map((tag) => `'${tag}'`).join(' or ')}`);
   return phrases;
 }
 
@@ -109,6 +112,11 @@ export function entryDate(ms: number): { iso: string; text: string } {
 /** `3 replies`, `1 reply`. */
 export function repliesText(count: number): string {
   return `${count} ${count === 1 ? 'reply' : 'replies'}`;
+}
+
+/** `100 views`, `1 view`. */
+function viewsText(count: number): string {
+  return `${count} view${count === 1 ? '' : 's'}`;
 }
 
 /** The tags an entry shows: the first `tagsShown` in the topic's order, and how many more it has. */

@@ -161,6 +161,15 @@ export function structuredFilter(index: SearchIndex, query: SearchQuery, now: Da
   if (query.updated.kind !== 'any') checks.push((i) => index.updatedMs[i]! >= updated.from && index.updatedMs[i]! < updated.to);
   if (query.minReplies > 0) checks.push((i) => index.replies[i]! >= query.minReplies);
   if (query.minViews > 0) checks.push((i) => index.views[i]! >= query.minViews);
+  const { maxReplies, maxViews } = query;
+  if (maxReplies !== undefined) checks.push((i) => index.replies[i]! <= maxReplies);
+  if (maxViews !== undefined) checks.push((i) => index.views[i]! <= maxViews);
+  const excluded = query.excludeTags.flatMap((tag) => index.tagPostings[index.tagId.get(tag) ?? -1] ?? []);
+  if (excluded.length > 0) {
+    const out = new Uint8Array(index.count);
+    for (const list of excluded) for (let i = 0; i < list.length; i++) out[list[i]!] = 1;
+    checks.push((i) => out[i] === 0);
+  }
   if (checks.length === 0) {
     if (candidates) return candidates;
     const all = new Uint32Array(index.count);

@@ -15,6 +15,8 @@ export type Sort = (typeof SORTS)[number];
 export interface SearchQuery {
   tags: string[];
   match: 'any' | 'all';
+  /** Tags none of whose topics are listed (`exclude_tags`). */
+  excludeTags: string[];
   q: string;
   words: 'all' | 'any';
   in: 'all' | 'titles';
@@ -24,6 +26,9 @@ export interface SearchQuery {
   updated: DateFilter;
   minReplies: number;
   minViews: number;
+  /** At most this many replies / views; undefined: no upper bound (0 is one: no replies). */
+  maxReplies?: number;
+  maxViews?: number;
   /** Undefined means the default: relevancy when `q` is given, newest otherwise. */
   sort?: Sort;
   page: number;
@@ -32,6 +37,7 @@ export interface SearchQuery {
 export const EMPTY_QUERY: SearchQuery = {
   tags: [],
   match: 'any',
+  excludeTags: [],
   q: '',
   words: 'all',
   in: 'all',
@@ -146,6 +152,8 @@ export function parseSearchParams(params: URLSearchParams): { query: SearchQuery
 
   const tags = values.get('tags');
   if (tags) query.tags = parseTags(tags);
+  const excluded = values.get('exclude_tags');
+  if (excluded) query.excludeTags = parseTags(excluded);
   const choice = <T extends string>(name: string, allowed: readonly T[], set: (value: T) => void) => {
     const value = values.get(name);
     if (value === undefined || value === '') return;
@@ -164,7 +172,8 @@ export function parseSearchParams(params: URLSearchParams): { query: SearchQuery
   for (const field of ['created', 'updated'] as const) query[field] = readDateFilter(values, field, bad);
 
 
-  for (const [name, key] of [['min_replies', 'minReplies'], ['min_views', 'minViews']] as const) {
+  const counts = [['min_replies', 'minReplies'], ['min_views', 'minViews'], ['max_replies', 'maxReplies'], ['max_views', 'maxViews']] as const;
+  for (const [name, key] of counts) {
     const value = values.get(name);
     if (value === undefined || value === '') continue;
     if (/^\d+$/.test(value)) query[key] = Number(value);
@@ -183,6 +192,7 @@ export function searchParamsOf(query: SearchQuery): URLSearchParams {
   const params = new URLSearchParams();
   if (query.tags.length) params.set('tags', query.tags.join(','));
   if (query.tags.length > 1 && query.match !== 'any') params.set('match', query.match);
+  if (query.excludeTags.length) params.set('exclude_tags', query.excludeTags.join(','));
   if (query.q) params.set('q', query.q);
   if (query.q && query.words !== 'all') params.set('words', query.words);
   if (query.q && query.in !== 'all') params.set('in', query.in);
@@ -192,6 +202,8 @@ export function searchParamsOf(query: SearchQuery): URLSearchParams {
 
   if (query.minReplies > 0) params.set('min_replies', String(query.minReplies));
   if (query.minViews > 0) params.set('min_views', String(query.minViews));
+  if (query.maxReplies !== undefined) params.set('max_replies', String(query.maxReplies));
+  if (query.maxViews !== undefined) params.set('max_views', String(query.maxViews));
   if (query.sort) params.set('sort', query.sort);
   if (query.page > 1) params.set('page', String(query.page));
   return params;

@@ -63,8 +63,9 @@ export function wordFilter(index: SearchIndex, candidates: Uint32Array, words: W
 /** Whether a query has words and nothing else that needs core.json: no structured filter, relevancy order. */
 export function onlyWords(query: SearchQuery): boolean {
   return (
-    query.q !== '' && query.tags.length === 0 && !query.author && !query.type && query.created.kind === 'any' &&
-    query.updated.kind === 'any' && query.minReplies === 0 && query.minViews === 0 && effectiveSort(query) === 'relevancy'
+    query.q !== '' && query.tags.length === 0 && query.excludeTags.length === 0 && !query.author && !query.type &&
+    query.created.kind === 'any' && query.updated.kind === 'any' && query.minReplies === 0 && query.minViews === 0 &&
+    query.maxReplies === undefined && query.maxViews === undefined && effectiveSort(query) === 'relevancy'
   );
 }
 

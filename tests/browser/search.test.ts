@@ -167,6 +167,18 @@ describe('/search/: each control', () => {
       await page.fill('#search-min_views', '1500');
       await page.press('#search-min_views', 'Enter');
     }, { min_views: '1500' }],
+    ['not tagged', async (page) => {
+      await page.fill('#search-exclude_tags', 'API, json');
+      await page.press('#search-exclude_tags', 'Enter');
+    }, { exclude_tags: 'api,json' }],
+    ['at most replies (none)', async (page) => {
+      await page.fill('#search-max_replies', '0');
+      await page.press('#search-max_replies', 'Enter');
+    }, { max_replies: '0' }],
+    ['at most views', async (page) => {
+      await page.fill('#search-max_views', '300');
+      await page.press('#search-max_views', 'Enter');
+    }, { max_views: '300' }],
     ...(['newest', 'updated', 'replies', 'views'] as const).map((sort): (typeof cases)[number] => [`sorted by ${sort}`, (page) => page.selectOption('#search-sort', sort), { sort }]),
   ];
 
@@ -178,6 +190,7 @@ describe('/search/: each control', () => {
     expect(want.total, 'a filter that finds something').toBeGreaterThan(0);
     if (want.query.tags.length) expect(heading).toBe(`Showing results for tags 'api' ${want.query.match === 'all' ? 'and' : 'or'} 'json'`);
     if (want.query.type) expect(want.page.some((topic) => topic.contentType !== 'help'), 'sub-forum topics listed').toBe(true);
+    if (want.query.excludeTags.length) expect(heading).toBe("Showing topics, not tagged 'api' or 'json'");
     if (want.query.q === 'workflw') expect(want.page.some((topic) => containsWords(topic, { ...want.query, q: 'workflow' }))).toBe(true);
     await page.close();
   });

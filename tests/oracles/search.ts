@@ -74,6 +74,9 @@ export function passesStructured(topic: Topic, query: SearchQuery, contentTypes:
   if (query.type && !typeMatches(topic, query.type, contentTypes)) return false;
   if (!dateMatches(topic.createdMs, query.created, now)) return false;
   if (!dateMatches(topic.updatedMs, query.updated, now)) return false;
+  if (query.excludeTags.some((tag) => topic.tags.includes(tag))) return false;
+  if (query.maxReplies !== undefined && topic.replies > query.maxReplies) return false;
+  if (query.maxViews !== undefined && topic.views > query.maxViews) return false;
   return topic.replies >= query.minReplies && topic.views >= query.minViews;
 }
 

@@ -24,7 +24,7 @@ export const ODD_VALUES: readonly string[] = [
 /** Every parameter of /search/ (SPEC 4.2), with the forum's aliases. */
 export const SEARCH_PARAMS: readonly string[] = [
   'tags', 'match', 'q', 'words', 'in', 'author', 'type', 'created', 'created_from', 'created_to', 'updated', 'updated_from', 'updated_to',
-  'min_replies', 'min_views', 'sort', 'page',
+  'min_replies', 'min_views', 'max_replies', 'max_views', 'exclude_tags', 'sort', 'page',
   'search_in', 'search_and_or', 'start_after', 'start_before', 'updated_after', 'updated_before', 'search_min_replies', 'search_min_views', 'sortby',
 ];
 

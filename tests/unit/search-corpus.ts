@@ -144,6 +144,7 @@ export function structuredQueryArb(now: Date): fc.Arbitrary<SearchQuery> {
   return fc.record({
     tags: fc.uniqueArray(fc.oneof(tagArb, fc.constant('no-such-tag')), { maxLength: 3 }),
     match: fc.constantFrom('any' as const, 'all' as const),
+    excludeTags: fc.oneof({ weight: 3, arbitrary: fc.constant<string[]>([]) }, { weight: 1, arbitrary: fc.uniqueArray(fc.oneof(tagArb, fc.constant('no-such-tag')), { minLength: 1, maxLength: 2 }) }),
     author: fc.oneof(
       { weight: 2, arbitrary: fc.constant('') },
       { weight: 2, arbitrary: fc.constantFrom(...AUTHORS).chain((name) => fc.constantFrom(name, name.toUpperCase(), name.toLowerCase())) },
@@ -154,11 +155,13 @@ export function structuredQueryArb(now: Date): fc.Arbitrary<SearchQuery> {
     updated: dateFilterArb(now),
     minReplies: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.nat(8) }, { weight: 1, arbitrary: fc.nat(3000) }),
     minViews: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.nat(8) }, { weight: 1, arbitrary: fc.nat(3000) }),
+    maxReplies: fc.option(fc.oneof(fc.nat(8), fc.nat(3000)), { nil: undefined, freq: 3 }),
+    maxViews: fc.option(fc.oneof(fc.nat(8), fc.nat(3000)), { nil: undefined, freq: 3 }),
     sort: fc.option(fc.constantFrom(...SORTS), { nil: undefined }),
     page: fc.integer({ min: 1, max: 6 }),
   }).map((fields) => {
     const query: SearchQuery = { ...EMPTY_QUERY, ...fields };
-    if (fields.sort === undefined) delete query.sort;
+    for (const key of ['sort', 'maxReplies', 'maxViews'] as const) if (fields[key] === undefined) delete query[key];
     return query;
   });
 }

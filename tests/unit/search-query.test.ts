@@ -12,12 +12,14 @@ describe('parseSearchParams', () => {
   it('reads every parameter of SPEC 4.2', () => {
     const { query, notes } = parse(
       'tags=API,%20Web%20%20Search ,api&match=all&q=%20clipboard%20%20json%20&words=any&in=titles&author=%20Mira%20&type=Help' +
-        '&created=custom&created_from=2025-01-01&created_to=2025-12-31&updated=week&min_replies=3&min_views=100&sort=views&page=2',
+        '&created=custom&created_from=2025-01-01&created_to=2025-12-31&updated=week&min_replies=3&min_views=100&sort=views&page=2' +
+        '&exclude_tags=Deprecated,%20old%20api&max_replies=0&max_views=5000',
     );
     expect(notes).toEqual([]);
     expect(query).toEqual({
       tags: ['api', 'web search'],
       match: 'all',
+      excludeTags: ['deprecated', 'old api'],
       q: 'clipboard json',
       words: 'any',
       in: 'titles',
@@ -27,6 +29,8 @@ describe('parseSearchParams', () => {
       updated: { kind: 'preset', preset: 'week' },
       minReplies: 3,
       minViews: 100,
+      maxReplies: 0,
+      maxViews: 5000,
       sort: 'views',
       page: 2,
     } satisfies SearchQuery);
@@ -125,7 +129,7 @@ describe('searchParamsOf and parseSearchParams', () => {
           expect(notes).toEqual([]);
           expect(searchParamsOf(read).toString()).toBe(written.toString());
           // Everything that changes results survives exactly.
-          for (const field of ['tags', 'q', 'author', 'type', 'minReplies', 'minViews', 'sort', 'page'] as const) expect(read[field]).toEqual(query[field]);
+          for (const field of ['tags', 'excludeTags', 'q', 'author', 'type', 'minReplies', 'minViews', 'maxReplies', 'maxViews', 'sort', 'page'] as const) expect(read[field]).toEqual(query[field]);
           if (query.tags.length > 1) expect(read.match).toBe(query.match);
           if (query.q) expect([read.words, read.in]).toEqual([query.words, query.in]);
           for (const field of ['created', 'updated'] as const) {

@@ -66,6 +66,8 @@ describe('the heading names every filter', () => {
     [{ created: { kind: 'preset', preset: 'six_months' } }, 'Showing topics, created in the last six months'],
     [{ updated: { kind: 'custom', to: '2025-01-31' } }, 'Showing topics, updated on or before 2025-01-31'],
     [{ minReplies: 1, minViews: 2 }, 'Showing topics, with at least 1 reply, with at least 2 views'],
+    [{ maxReplies: 0, maxViews: 1 }, 'Showing topics, with at most 0 replies, with at most 1 view'],
+    [{ tags: ['api'], excludeTags: ['old', 'beta'] }, "Showing results for tags 'api', not tagged 'old' or 'beta'"],
     [{ sort: 'views', page: 3 }, 'Showing all topics'],
   ] as const)('%j', (changes, text) => {
     const names = new Map([['help', 'Help & Support']]);

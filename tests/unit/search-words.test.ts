@@ -230,6 +230,9 @@ describe("a shared link's words alone (rankWords: no core.json)", () => {
     expect(onlyWords({ ...q, updated: { kind: 'custom', from: '2026-01-01', to: '' } })).toBe(false);
     expect(onlyWords({ ...q, minReplies: 1 })).toBe(false);
     expect(onlyWords({ ...q, minViews: 1 })).toBe(false);
+    expect(onlyWords({ ...q, maxReplies: 0 })).toBe(false);
+    expect(onlyWords({ ...q, maxViews: 10 })).toBe(false);
+    expect(onlyWords({ ...q, excludeTags: ['api'] })).toBe(false);
     expect(onlyWords({ ...q, sort: 'newest' })).toBe(false);
   });
 });

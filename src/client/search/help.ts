@@ -73,6 +73,9 @@ export function waysOut(query: SearchQuery, knownTags: ReadonlySet<string> | und
   }
   if (query.minReplies > 0) ways.push({ label: 'Remove the minimum replies', query: single({ minReplies: 0 }) });
   if (query.minViews > 0) ways.push({ label: 'Remove the minimum views', query: single({ minViews: 0 }) });
+  if (query.maxReplies !== undefined) ways.push({ label: 'Remove the maximum replies', query: single({ maxReplies: undefined }) });
+  if (query.maxViews !== undefined) ways.push({ label: 'Remove the maximum views', query: single({ maxViews: undefined }) });
+  for (const tag of query.excludeTags) ways.push({ label: `Include tag '${tag}' again`, query: single({ excludeTags: query.excludeTags.filter((t) => t !== tag) }) });
   return ways;
 }
 
