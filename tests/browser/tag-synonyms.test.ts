@@ -62,5 +62,13 @@ it('tags=<synonym> on /search/ finds the canonical tag’s topics', async () => 
   await expect(page.locator('[data-result-count]').textContent()).resolves.toBe('Found 7 results');
   expect((await shownSlugs(page)).length).toBe(5);
   await expect(page.locator('[data-tag-note]').textContent()).resolves.toBe('');
+  // Shown and addressed as the canonical tag, in place of the synonym's address (no extra history entry).
+  expect(new URL(page.url()).search).toBe('?tags=javascript');
+  await expect(page.locator('[data-search-heading]').textContent()).resolves.toBe("Showing results for tags 'javascript'");
+  await expect(page.inputValue('#search-tags')).resolves.toBe('javascript');
+  const plain = await browser.newPage();
+  await plain.goto(`${site.url}/search/?tags=javascript`);
+  expect(await page.evaluate(() => history.length)).toBe(await plain.evaluate(() => history.length));
+  await plain.close();
   await page.close();
 });

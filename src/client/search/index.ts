@@ -120,6 +120,8 @@ export function start(root: HTMLElement): void {
       // Searcher.search); the full search then fills in the counts.
       shown = (quick ? quick(request) : backend!.search(request)).then((results) => {
         if (id !== latest) return;
+        // A synonym (tags.json) is searched, shown and addressed as its tag: `?tags=js` becomes `?tags=javascript`.
+        if (results.canonicalTags && !fixedTag) return navigate(searchParamsOf({ ...query, tags: [...new Set(results.canonicalTags)] }), 'replace');
         show(results);
         // Once they are painted: the counts never hold up (or share the network with) the first results.
         if (results.partial) afterPaint(() => void where.forQuery(query).search(request).then((full) => void (id === latest && show(full)), failed));

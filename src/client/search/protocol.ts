@@ -47,6 +47,8 @@ export interface SearchResults {
   facets: NamedFacets;
   /** Shown before the site's index arrived: no facet counts yet (a full search follows). */
   partial?: boolean;
+  /** The query's tags as the site names them, when one was a synonym (tags.json): `js` → `javascript`. */
+  canonicalTags?: string[];
   /** The index terms the words matched (folded; typos and prefixes included): results mark them. */
   marks: string[];
   /** Words that matched nothing, each with a close term of the index when one exists ('' if none). */

@@ -206,6 +206,7 @@ export class Searcher {
     const rows = await this.rowsOf(result.page, idx !== undefined);
     if (!this.inlineDisplay) this.prefetch.searched(Array.from(idx?.global ? result.next.map((local) => idx.global![local]!) : result.next, (global) => this.fileOf(global)));
     // Close words only for a search that found nothing: the help below "Found 0 results" offers them.
+    const canonicalTags = idx ? query.tags.map((tag) => idx.tagNames[idx.tagId.get(tag) ?? -1] ?? tag) : query.tags;
     const closeWords = matcher && result.total === 0 ? await Promise.all(seen.unmatched.map(async (word): Promise<[string, string]> => [word, (await matcher.closeTerm(word)) ?? ''])) : [];
     return {
       total: result.total,
@@ -215,6 +216,7 @@ export class Searcher {
       // Only the values shown are sent: every tag of 100,000 topics would cost more than the search.
       facets: full ? namedFacets(idx!, full.facets, FACETS_SHOWN) : { tags: [], types: [], authors: [] },
       ...(full ? {} : { partial: true }),
+      ...(canonicalTags.some((tag, i) => tag !== query.tags[i]) ? { canonicalTags } : {}),
       marks: [...seen.terms],
       closeWords,
       ms: performance.now() - started,
