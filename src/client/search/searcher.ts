@@ -37,7 +37,7 @@ export class Searcher {
   private readonly displayRows = new Map<number, DisplayRow[]>();
   /** Rows of display-all/<n>.json, fetched ahead (see DisplayPrefetch). */
   private readonly allRows = new Map<number, DisplayRow[]>();
-  /** Searches under way: prefetched rows wait for them (see SearchGate). */
+  /** Searches under way: the next page's prefetched rows wait for them (see SearchGate). */
   private readonly gate = new SearchGate();
   private readonly prefetch = new DisplayPrefetch({
     // A prefetch that fails is only a lost head start: the search that needs the rows fetches them.
@@ -107,8 +107,9 @@ export class Searcher {
     const files = Math.ceil((await this.wordsFile()).count / displayAllSize);
     let next = 0;
     const lane = async (): Promise<void> => {
+      // Not held back while searches run: fetched at once, the rows stop competing with searches
+      // within a second or two; held back, they would compete with every search for longer.
       for (let n = next++; n < files; n = next++) {
-        await this.gate.idle();
         await this.readJson<DisplayRow[]>(`display-all/${n}.json`, 'low').then((rows) => this.allRows.set(n, rows), () => undefined);
       }
     };
