@@ -206,7 +206,7 @@ A line a person added.\n`);
 });
 
 describe('import-forum --from discourse', () => {
-  it('imports categories, topics with both tag shapes and public profiles, with the optional key in headers only; a re-run fetches what failed', async () => {
+  it('imports categories, topics with both tag shapes and public profiles, with the optional key in headers only; a re-run fetches what failed; the forum builds into a site', async () => {
     const server = await startFakeDiscourse({ topics: 200, key: DISCOURSE_KEY, faults: true, slowMs: 1500 });
     const dir = freshContent();
     const env = { DISCOURSE_API_KEY: DISCOURSE_KEY, DISCOURSE_API_USERNAME: 'importer' };
@@ -249,8 +249,18 @@ describe('import-forum --from discourse', () => {
       expect(second.stdout).toContain('200 topics listed: 1 imported, 0 updated, 198 unchanged, 1 skipped, 0 not read');
       expect(topicFiles(dir).size).toBe(199);
       expectNoSecret(DISCOURSE_KEY, [first.stdout, first.stderr, second.stdout, second.stderr], dir);
+
+      // The imported forum builds: its tag pages, search index and member pages show its topics.
+      const { outDir } = await buildSite(dir);
+      const regex = [...topicFiles(dir).values()].filter((text) => /^tags: \[.*\bregex\b.*\]$/m.test(text)).length;
+      expect(regex).toBeGreaterThan(1);
+      expect(textOf(readPage(outDir, '/tags/regex/').querySelector('[data-result-count]'))).toBe(`Found ${regex} results`);
+      const index = readdirSync(join(outDir, 'search-index'), { recursive: true, encoding: 'utf8' }).map((name) => join(outDir, 'search-index', name)).filter((path) => statSync(path).isFile());
+      expect(index.some((path) => readFileSync(path, 'utf8').includes('Hostile post'))).toBe(true);
+      expect(readPage(outDir, '/members/member1/').querySelectorAll('[data-topic]').length).toBeGreaterThan(0);
+      rmSync(join(outDir, '..'), { recursive: true, force: true });
     } finally {
       await server.close();
     }
-  });
+  }, 180_000);
 });
