@@ -206,8 +206,9 @@ export class Searcher {
     const engineMs = performance.now() - engineStarted;
     const rows = await this.rowsOf(result.page, idx !== undefined);
     if (!this.inlineDisplay) this.prefetch.searched(Array.from(idx?.global ? result.next.map((local) => idx.global![local]!) : result.next, (global) => this.fileOf(global)));
-    // Close words only for a search that found nothing: the help below "Found 0 results" offers them.
+    // The tags as the site names them: a synonym (tags.json) becomes its tag.
     const canonicalTags = idx ? query.tags.map((tag) => idx.tagNames[idx.tagId.get(tag) ?? -1] ?? tag) : query.tags;
+    // Close words only for a search that found nothing: the help below "Found 0 results" offers them.
     const closeWords = matcher && result.total === 0 ? await Promise.all(seen.unmatched.map(async (word): Promise<[string, string]> => [word, (await matcher.closeTerm(word)) ?? ''])) : [];
     return {
       total: result.total,
