@@ -262,9 +262,32 @@ describe("a small site's display rows", () => {
       expect(await shownSlugs(page)).toEqual(await oracleSlugs(page));
     }
     await page.click('[data-pagination] a[rel="next"]');
-    await done(page);
+    // The address is written once the results are painted: the oracle reads it.
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('page') === '2' && document.querySelector<HTMLElement>('[data-search-root]')?.dataset.searchState === 'done');
     expect(await shownSlugs(page)).toEqual(await oracleSlugs(page));
     expect(requested('display').size, 'later results wait for no file').toBe(small);
+    await page.close();
+  });
+
+  it('a search while all of them are on their way waits for them instead of asking for its small files again', async () => {
+    const start = site.requests.length;
+    const small = () => new Set(site.requests.slice(start).filter((path) => path.startsWith('/search-index/display/')));
+    const { page } = await openSearch('?min_replies=1');
+    // The big files arrive late, as on a slow link: the next searches are asked for meanwhile.
+    let held = 0;
+    await page.route('**/search-index/display-all/*.json', async (route) => {
+      held++;
+      await new Promise((later) => setTimeout(later, 700));
+      await route.continue();
+    });
+    await filter(page, 'min_replies', '2');
+    const before = small();
+    await expect.poll(() => held).toBeGreaterThan(0);
+    for (const value of ['4', '6']) {
+      await filter(page, 'min_replies', value);
+      expect(await shownSlugs(page)).toEqual(await oracleSlugs(page));
+    }
+    expect(small(), 'no small display file asked for while the big ones come').toEqual(before);
     await page.close();
   });
 

@@ -37,6 +37,12 @@ export class Searcher {
   private readonly displayRows = new Map<number, DisplayRow[]>();
   /** Rows of display-all/<n>.json, fetched ahead (see DisplayPrefetch). */
   private readonly allRows = new Map<number, DisplayRow[]>();
+  /**
+   * display-all/<n>.json files on their way: a search whose rows are in one waits for it instead
+   * of asking for the same rows again in small files, which would queue behind it for the host's
+   * few connections. A file that failed is forgotten, and its rows come from the small files.
+   */
+  private readonly allFiles = new Map<number, Promise<DisplayRow[] | undefined>>();
   /** Searches under way: the next page's prefetched rows wait for them (see SearchGate). */
   private readonly gate = new SearchGate();
   private readonly prefetch = new DisplayPrefetch({
@@ -101,19 +107,21 @@ export class Searcher {
     return shard;
   }
 
-  /** Every row of the site, a few big files at a time (browsers allow 6 connections a host over HTTP/1.1). */
+  /** Every row of the site, in a few big files asked for at once (the browser queues them behind any search's own files). */
   private async fetchAllRows(): Promise<void> {
     const { displayAllSize } = this.display;
     const files = Math.ceil((await this.wordsFile()).count / displayAllSize);
-    let next = 0;
-    const lane = async (): Promise<void> => {
-      // Not held back while searches run: fetched at once, the rows stop competing with searches
-      // within a second or two; held back, they would compete with every search for longer.
-      for (let n = next++; n < files; n = next++) {
-        await this.readJson<DisplayRow[]>(`display-all/${n}.json`, 'low').then((rows) => this.allRows.set(n, rows), () => undefined);
-      }
-    };
-    await Promise.all([lane(), lane(), lane(), lane()]);
+    for (let n = 0; n < files; n++) {
+      const rows = this.readJson<DisplayRow[]>(`display-all/${n}.json`, 'low').then(
+        (rows) => {
+          this.allRows.set(n, rows);
+          this.allFiles.delete(n);
+          return rows;
+        },
+        () => void this.allFiles.delete(n),
+      );
+      this.allFiles.set(n, rows);
+    }
   }
 
   /** The display file a global ordinal's row is in. */
@@ -123,7 +131,8 @@ export class Searcher {
 
   private async row(global: number): Promise<DisplayRow> {
     const { displayShardSize, displayAllSize } = this.display;
-    const ahead = this.allRows.get(Math.floor(global / displayAllSize));
+    const all = Math.floor(global / displayAllSize);
+    const ahead = this.allRows.get(all) ?? (await this.allFiles.get(all));
     if (ahead) return ahead[global % displayAllSize]!;
     const n = this.fileOf(global);
     const rows = this.displayRows.get(n) ?? (await this.displayShard(n));
