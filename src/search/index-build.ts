@@ -5,7 +5,7 @@ import { terms, vocabKey } from './words.ts';
 import { comparePopularity } from '../model/popularity.ts';
 import {
   DISPLAY_ALL_ROWS_PER_FILE, DISPLAY_ROWS_PER_FILE, INDEX_VERSION, type DisplayFiles, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
-  type PostingsFile, type StructuredCore, type TagFile, type TagOrdinalsFile, type VocabFile, type WordsFile,
+  type PositionsFile, type PostingsFile, type StructuredCore, type TagFile, type TagOrdinalsFile, type VocabFile, type WordsFile,
 } from './index-format.ts';
 
 /** Aim for about this many postings per postings shard. */
@@ -67,21 +67,32 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
   const { types } = structured;
   const typeIndex = typeIndexOf(contentTypes);
 
-  // Words: term → ordinals (ascending, since ordinals are visited in order).
-  const postings = new Map<string, { all: number[]; title: number[] }>();
+  // Words: term → ordinals (ascending, since ordinals are visited in order), and where the term stands in each.
+  const postings = new Map<string, { all: number[]; title: number[]; positions: number[] }>();
   topics.forEach((topic, ordinal) => {
-    const titleTerms = new Set(terms(topic.title));
-    const allTerms = new Set([...titleTerms, ...terms(topic.text)]);
-    for (const term of allTerms) {
+    const places = new Map<string, { title: number[]; post: number[] }>();
+    const note = (list: readonly string[], where: 'title' | 'post') =>
+      list.forEach((term, i) => {
+        let at = places.get(term);
+        if (!at) places.set(term, (at = { title: [], post: [] }));
+        at[where].push(i);
+      });
+    note(terms(topic.title), 'title');
+    note(terms(topic.text), 'post');
+    for (const [term, at] of places) {
       let entry = postings.get(term);
-      if (!entry) postings.set(term, (entry = { all: [], title: [] }));
+      if (!entry) postings.set(term, (entry = { all: [], title: [], positions: [] }));
       entry.all.push(ordinal);
-      if (titleTerms.has(term)) entry.title.push(ordinal);
+      if (at.title.length > 0) entry.title.push(ordinal);
+      // Pushed one by one: a word repeated many thousand times in one post would overflow a spread's arguments.
+      entry.positions.push(at.title.length, at.post.length);
+      for (const list of [at.title, at.post]) for (const delta of deltaEncode(list)) entry.positions.push(delta);
     }
   });
   // Postings shards: consecutive runs of the sorted terms, each of about POSTINGS_PER_SHARD postings.
   const vocab = new Map<string, VocabFile>();
   const shards: PostingsFile[] = [];
+  const positionShards: PositionsFile[] = [];
   const postingBounds: string[] = [];
   let inShard = Infinity;
   for (const term of [...postings.keys()].sort()) {
@@ -93,16 +104,19 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
     file.df.push(entry.all.length);
     if (inShard > 0 && inShard + entry.all.length > POSTINGS_PER_SHARD) {
       shards.push({});
+      positionShards.push({});
       postingBounds.push(term);
       inShard = 0;
     }
     inShard += entry.all.length;
     shards.at(-1)![term] = [deltaEncode(entry.all), deltaEncode(entry.title)];
+    positionShards.at(-1)![term] = entry.positions;
   }
-  if (shards.length === 0) (shards.push({}), postingBounds.push(''));
+  if (shards.length === 0) (shards.push({}), positionShards.push({}), postingBounds.push(''));
   const vocabKeys = [...vocab.keys()].sort();
   for (const [key, file] of vocab) files.set(`vocab/${key}.json`, JSON.stringify(file));
   shards.forEach((shard, n) => files.set(`postings/${n}.json`, JSON.stringify(shard)));
+  positionShards.forEach((shard, n) => files.set(`positions/${n}.json`, JSON.stringify(shard)));
 
   const row = (topic: Topic): DisplayRow => [
     topic.slug, topic.title, topic.excerpt, Math.floor(topic.updatedMs / 1000), topic.replies, topic.author, topic.tags,

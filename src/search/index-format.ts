@@ -134,6 +134,15 @@ export interface VocabFile {
  */
 export type PostingsFile = Record<string, [number[], number[]]>;
 
+/**
+ * positions/<n>.json, beside postings/<n>.json and for the same terms: where each term stands in
+ * each topic holding it, so a quoted phrase is found only where its words stand together. Per term,
+ * one flat list, for each topic of its postings (in their order): how many places in the title, how
+ * many in the post, then those places (word numbers from 0, delta-coded, title and post apart).
+ * Fetched only for a phrase.
+ */
+export type PositionsFile = Record<string, number[]>;
+
 /** Delta-codes an ascending list of integers. */
 export function deltaEncode(values: ArrayLike<number>): number[] {
   const out = new Array<number>(values.length);

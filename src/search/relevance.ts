@@ -10,9 +10,11 @@ export const EXACT_IN_TITLE = 2;
 /**
  * Word matches for a query, found by the caller (vocabulary + postings): per query word, a score
  * for every global ordinal (0: the topic does not contain the word, not even a prefix or typo of
- * it) and flags saying where it holds the word itself.
+ * it) and flags saying where it holds the word itself. Then, per quoted phrase, an entry marked
+ * `phrase` whose `exact` is 1 where the phrase's words stand together: every topic found must hold
+ * every phrase, whether all or any of the words are asked for; phrases add nothing to the score.
  */
-export type WordMatches = Array<{ scores: Float64Array; exact: Uint8Array }>;
+export type WordMatches = Array<{ scores: Float64Array; exact: Uint8Array; phrase?: true }>;
 
 /**
  * Relevancy ranks by what a topic holds exactly before how well it scores: more query words held
@@ -23,24 +25,34 @@ const EXACT_WORD_RANK = 1e6;
 const TITLE_WORD_RANK = 1e4;
 
 /**
- * How global ordinal `ordinal` matches the words: how many of them it holds (exactly or not) and
- * its relevancy (see EXACT_WORD_RANK).
+ * How global ordinal `ordinal` matches the words: how many of them it holds (exactly or not), its
+ * relevancy (see EXACT_WORD_RANK), and whether it holds every phrase.
  */
-function wordScore(words: WordMatches, ordinal: number): { hits: number; total: number } {
+function wordScore(words: WordMatches, ordinal: number): { hits: number; total: number; phrases: boolean } {
   let total = 0;
   let hits = 0;
   for (let w = 0; w < words.length; w++) {
-    const { scores, exact } = words[w]!;
+    const { scores, exact, phrase } = words[w]!;
+    if (phrase) {
+      if (!exact[ordinal]) return { hits: 0, total: 0, phrases: false };
+      continue;
+    }
     const s = scores[ordinal]!;
     if (s <= 0) continue;
     hits++;
     const flags = exact[ordinal]!;
     total += s + (flags & EXACT_WORD ? EXACT_WORD_RANK : 0) + (flags & EXACT_IN_TITLE ? TITLE_WORD_RANK : 0);
   }
-  return { hits, total };
+  return { hits, total, phrases: true };
 }
 
-const matchesWords = (hits: number, words: number, mode: 'all' | 'any') => (mode === 'all' ? hits === words && hits > 0 : hits > 0);
+/** Whether a topic's word score (wordScore) passes: all or any of the words, and every phrase. */
+function matches({ hits, phrases }: { hits: number; phrases: boolean }, words: WordMatches, mode: 'all' | 'any'): boolean {
+  if (!phrases) return false;
+  let count = 0;
+  for (const word of words) if (!word.phrase) count++;
+  return mode === 'all' ? hits === count && hits > 0 : hits > 0;
+}
 
 /** Keeps the candidates that match the words (`all` or `any` of them); their relevancy is indexed by local ordinal. */
 export function wordFilter(index: SearchIndex, candidates: Uint32Array, words: WordMatches, mode: 'all' | 'any'): { ordinals: Uint32Array; score: Float64Array } {
@@ -51,10 +63,10 @@ export function wordFilter(index: SearchIndex, candidates: Uint32Array, words: W
   let size = 0;
   for (let c = 0; c < candidates.length; c++) {
     const local = candidates[c]!;
-    const { hits, total } = wordScore(words, global[local]!);
-    if (matchesWords(hits, words.length, mode)) {
+    const scored = wordScore(words, global[local]!);
+    if (matches(scored, words, mode)) {
       kept[size++] = local;
-      score[local] = total;
+      score[local] = scored.total;
     }
   }
   return { ordinals: kept.slice(0, size), score };
@@ -77,9 +89,9 @@ export function rankWords(count: number, words: WordMatches, mode: 'all' | 'any'
   const kept: number[] = [];
   const score = new Float64Array(count);
   for (let ordinal = 0; ordinal < count; ordinal++) {
-    const { hits, total } = wordScore(words, ordinal);
+    const scored = wordScore(words, ordinal);
     // A `q` with no words in it (`?!`) filters nothing, as in runSearch.
-    if (words.length === 0 || matchesWords(hits, words.length, mode)) (kept.push(ordinal), (score[ordinal] = total));
+    if (words.length === 0 || matches(scored, words, mode)) (kept.push(ordinal), (score[ordinal] = scored.total));
   }
   return paged(Uint32Array.from(kept).sort((a, b) => score[b]! - score[a]! || a - b), page, pageSize);
 }

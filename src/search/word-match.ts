@@ -1,7 +1,9 @@
 import Fuse from 'fuse.js';
-import { deltaDecode, type PostingsFile, type VocabFile } from './index-format.ts';
-import { postingsShard, queryWords, vocabKey } from './words.ts';
+import { deltaDecode, type PositionsFile, type PostingsFile, type VocabFile } from './index-format.ts';
+import { postingsShard, queryPhrases, queryWords, vocabKey } from './words.ts';
 import { EXACT_IN_TITLE, EXACT_WORD, type WordMatches } from './relevance.ts';
+
+const NO_SCORES = new Float64Array(0);
 
 /** Reads one index file (a path under /search-index/); the browser fetches, tests read from disk. */
 export type IndexReader = <T>(path: string) => Promise<T>;
@@ -61,6 +63,7 @@ const MAX_EXPANSIONS = 8;
 export class WordMatcher {
   private readonly vocab = new Map<string, Promise<VocabShard | undefined>>();
   private readonly postings = new Map<number, Promise<PostingsFile>>();
+  private readonly positions = new Map<number, Promise<PositionsFile>>();
   private readonly read: IndexReader;
   private readonly vocabKeys: Set<string>;
   private readonly bounds: readonly string[];
@@ -88,6 +91,62 @@ export class WordMatcher {
     let shard = this.postings.get(n);
     if (!shard) this.postings.set(n, (shard = this.read<PostingsFile>(`postings/${n}.json`)));
     return shard;
+  }
+
+  private positionsShard(n: number): Promise<PositionsFile> {
+    let shard = this.positions.get(n);
+    if (!shard) this.positions.set(n, (shard = this.read<PositionsFile>(`positions/${n}.json`)));
+    return shard;
+  }
+
+  /**
+   * Where a term stands in each topic holding it: global ordinal → its places in the title and in
+   * the post (word numbers from 0). Read from the term's positions shard.
+   */
+  private async places(term: string): Promise<Map<number, { title: Float64Array; post: Float64Array }>> {
+    const n = postingsShard(term, this.bounds);
+    const [postings, positions] = await Promise.all([this.postingsShard(n), this.positionsShard(n)]);
+    const out = new Map<number, { title: Float64Array; post: Float64Array }>();
+    const entry = postings[term];
+    const flat = positions[term];
+    if (!entry || !flat) return out;
+    const ordinals = deltaDecode(entry[0]);
+    for (let i = 0, at = 0; i < ordinals.length; i++) {
+      const titleCount = flat[at]!;
+      const postCount = flat[at + 1]!;
+      at += 2;
+      const title = deltaDecode(flat.slice(at, at + titleCount));
+      at += titleCount;
+      const post = deltaDecode(flat.slice(at, at + postCount));
+      at += postCount;
+      out.set(ordinals[i]!, { title, post });
+    }
+    return out;
+  }
+
+  /**
+   * Per quoted phrase of `q` (see queryPhrases), the topics where its words stand together, in
+   * order, all in the title or all in the post (in the title only, with `titlesOnly`): 1 per global
+   * ordinal. Its words must be there exactly (no prefix, no typo). Only a phrase's own terms' postings
+   * and positions shards are read.
+   */
+  async phrases(q: string, titlesOnly: boolean): Promise<Uint8Array[]> {
+    return Promise.all(
+      queryPhrases(q).map(async (phrase) => {
+        const found = new Uint8Array(this.topicCount);
+        // Terms that cannot be in the index (their vocabulary shard does not exist) find nothing, and need no file.
+        if (phrase.some((term) => !this.vocabKeys.has(vocabKey(term)))) return found;
+        const places = await Promise.all(phrase.map((term) => this.places(term)));
+        const rarest = places.reduce((a, b) => (b.size < a.size ? b : a));
+        for (const ordinal of rarest.keys()) {
+          const at = places.map((map) => map.get(ordinal));
+          if (at.some((where) => where === undefined)) continue;
+          const fields = titlesOnly ? (['title'] as const) : (['title', 'post'] as const);
+          if (fields.some((field) => standsTogether(at.map((where) => where![field])))) found[ordinal] = 1;
+        }
+        return found;
+      }),
+    );
   }
 
   /** The vocabulary terms a query word stands for, with their weight and document frequency. */
@@ -136,11 +195,18 @@ export class WordMatcher {
 
   /**
    * Per query word, a score per global ordinal (idf × match weight, doubled for a title hit; 0: no
-   * match) and where the word itself (not a prefix or typo of it) is (EXACT_WORD, EXACT_IN_TITLE).
+   * match) and where the word itself (not a prefix or typo of it) is (EXACT_WORD, EXACT_IN_TITLE);
+   * then per quoted phrase, where its words stand together (`phrase`, see phrases()).
    * `seen`, when given, receives the terms each word was matched in (typos included), so results
    * can mark them, and the words no term matched.
    */
   async match(q: string, titlesOnly: boolean, seen?: { terms: Set<string>; unmatched: string[] }): Promise<WordMatches> {
+    const [words, phrases] = await Promise.all([this.words(q, titlesOnly, seen), this.phrases(q, titlesOnly)]);
+    // A phrase is one more requirement (relevance.ts): its words are matched as words too.
+    return [...words, ...phrases.map((exact) => ({ scores: NO_SCORES, exact, phrase: true as const }))];
+  }
+
+  private words(q: string, titlesOnly: boolean, seen?: { terms: Set<string>; unmatched: string[] }): Promise<WordMatches> {
     return Promise.all(
       queryWords(q).map(async (word) => {
         const scores = new Float64Array(this.topicCount);
@@ -174,6 +240,12 @@ export class WordMatcher {
       }),
     );
   }
+}
+
+/** Whether, for some place p of the first term, term i stands at p + i for every i (each list ascending). */
+function standsTogether(places: readonly Float64Array[]): boolean {
+  const sets = places.slice(1).map((list) => new Set(list));
+  return places[0]!.some((start) => sets.every((set, i) => set.has(start + i + 1)));
 }
 
 function binarySearch(sorted: readonly string[], value: string): number {

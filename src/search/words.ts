@@ -32,6 +32,19 @@ export function queryWords(q: string): string[] {
   return [...new Set(terms(q))];
 }
 
+/**
+ * The quoted phrases of a query (`"two words"`): each as its terms, in order; repeats and phrases
+ * without words left out. A quote never closed starts no phrase.
+ */
+export function queryPhrases(q: string): string[][] {
+  const phrases = new Map<string, string[]>();
+  for (const match of q.matchAll(/"([^"]*)"/gu)) {
+    const phrase = terms(match[1]!);
+    if (phrase.length > 0) phrases.set(phrase.join(' '), phrase);
+  }
+  return [...phrases.values()];
+}
+
 /** Which vocabulary shard a term lives in: its first character (typo tolerance works within it). */
 export function vocabKey(term: string): string {
   return term.codePointAt(0)!.toString(16);

@@ -8,7 +8,7 @@
 import type { Topic } from '../../src/content/topics.ts';
 import type { ContentType } from '../../src/content/content-types.ts';
 import type { DateFilter, SearchQuery } from '../../src/search/query.ts';
-import { terms } from '../../src/search/words.ts';
+import { queryPhrases, terms } from '../../src/search/words.ts';
 import { plainText } from '../../src/content/markdown.ts';
 
 const DAY_MS = 86_400_000;
@@ -86,10 +86,27 @@ export function topicWords(topic: Topic): { title: Set<string>; all: Set<string>
   return { title, all: new Set([...title, ...terms(plainText(topic.html))]) };
 }
 
-/** Whether a topic contains all (or any) of the query's words exactly, in its titles or everywhere. A `q` without words (`?!`) filters nothing. */
+/** Whether `phrase` (terms) occurs in `sequence` (terms, in order) with nothing between its words. */
+export function standsIn(phrase: readonly string[], sequence: readonly string[]): boolean {
+  for (let start = 0; start + phrase.length <= sequence.length; start++) {
+    if (phrase.every((term, i) => sequence[start + i] === term)) return true;
+  }
+  return false;
+}
+
+/** Whether a topic holds a quoted phrase: its words together and in order, in the title or (unless titles only) in the post. */
+export function holdsPhrase(topic: Topic, phrase: readonly string[], where: SearchQuery['in']): boolean {
+  return standsIn(phrase, terms(topic.title)) || (where !== 'titles' && standsIn(phrase, terms(plainText(topic.html))));
+}
+
+/**
+ * Whether a topic contains all (or any) of the query's words exactly, in its titles or everywhere,
+ * and every quoted phrase (whether all or any words are asked for). A `q` without words (`?!`) filters nothing.
+ */
 export function containsWords(topic: Topic, query: SearchQuery): boolean {
   const words = [...new Set(terms(query.q))];
   if (words.length === 0) return true;
+  if (!queryPhrases(query.q).every((phrase) => holdsPhrase(topic, phrase, query.in))) return false;
   const haystack = topicWords(topic)[query.in === 'titles' ? 'title' : 'all'];
   return query.words === 'any' ? words.some((word) => haystack.has(word)) : words.every((word) => haystack.has(word));
 }

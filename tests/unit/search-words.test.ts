@@ -14,10 +14,10 @@ import { onlyWords, rankWords } from '../../src/search/relevance.ts';
 import type { CoreFile, DisplayRow, TagFile, TagOrdinalsFile, WordsFile } from '../../src/search/index-format.ts';
 import Fuse from 'fuse.js';
 import { WordMatcher, typoCandidates, type IndexReader } from '../../src/search/word-match.ts';
-import { foldWord, postingsShard, terms } from '../../src/search/words.ts';
+import { foldWord, postingsShard, queryPhrases, terms } from '../../src/search/words.ts';
 import type { PostingsFile } from '../../src/search/index-format.ts';
 import { EMPTY_QUERY, type SearchQuery } from '../../src/search/query.ts';
-import { containsWords, exactRank, passesStructured, sortOf, sortTopics } from '../oracles/search.ts';
+import { containsWords, exactRank, holdsPhrase, passesStructured, sortOf, sortTopics } from '../oracles/search.ts';
 import { CONTENT_TYPES, WORDS, corpusArb, structuredQueryArb, wordsQueryArb } from './search-corpus.ts';
 
 /** An IndexReader over the built files, recording which files a search read. */
@@ -48,13 +48,30 @@ async function searchSite(topics: Topic[], query: SearchQuery, now: Date): Promi
   return Array.from(result.page, (local) => display(index.global[local]!)[0]);
 }
 
+/**
+ * Words with a quoted phrase: a run of one to four words of a topic's title or post (so the phrase
+ * stands somewhere), the same run with two words swapped, or two words of the list (seldom together).
+ */
+function phraseQueryArb(topics: readonly Topic[]): fc.Arbitrary<string> {
+  const runs = topics.flatMap((topic) => [terms(topic.title), terms(topic.text)]).filter((list) => list.length > 0);
+  const fromTopic = runs.length === 0 ? fc.constant(['json', 'api']) : fc.record({ list: fc.constantFrom(...runs), at: fc.nat(), length: fc.integer({ min: 1, max: 4 }), swap: fc.boolean() }).map(({ list, at, length, swap }) => {
+    const start = at % list.length;
+    const run = list.slice(start, start + length);
+    return swap && run.length > 1 ? [run[1]!, run[0]!, ...run.slice(2)] : run;
+  });
+  const phrase = fc.oneof({ weight: 3, arbitrary: fromTopic }, { weight: 1, arbitrary: fc.array(fc.constantFrom(...WORDS), { minLength: 2, maxLength: 2 }) });
+  return fc.tuple(fc.array(phrase, { minLength: 1, maxLength: 2 }), fc.oneof(fc.constant(''), wordsQueryArb)).map(([phrases, words]) =>
+    [...phrases.map((run) => `"${run.join(' ')}"`), words].join(' ').trim(),
+  );
+}
+
 const withWords = corpusArb.chain((corpus) =>
   fc.record({
     corpus: fc.constant(corpus),
     query: fc
       .record({
         structured: fc.oneof(fc.constant(EMPTY_QUERY), structuredQueryArb(corpus.now)),
-        q: wordsQueryArb,
+        q: fc.oneof({ weight: 3, arbitrary: wordsQueryArb }, { weight: 2, arbitrary: phraseQueryArb(corpus.topics) }),
         words: fc.constantFrom('all' as const, 'any' as const),
         in: fc.constantFrom('all' as const, 'titles' as const),
       })
@@ -70,6 +87,10 @@ function expectRecall(found: string[], topics: Topic[], query: SearchQuery, now:
   expect(found, `every topic with ${query.words} of '${query.q}' in ${query.in}`).toEqual(expect.arrayContaining(exact));
   const allowed = new Set(structured.map((topic) => topic.slug));
   expect(found.filter((slug) => !allowed.has(slug)), 'results outside the structured filters').toEqual([]);
+  // A phrase is exact: nothing is found where its words do not stand together.
+  const phrases = queryPhrases(query.q);
+  const byTopic = new Map(topics.map((topic) => [topic.slug, topic]));
+  expect(found.filter((slug) => !phrases.every((phrase) => holdsPhrase(byTopic.get(slug)!, phrase, query.in))), `topics without every phrase of '${query.q}'`).toEqual([]);
   const sort = sortOf(query);
   const bySlug = new Map(topics.map((topic) => [topic.slug, topic]));
   if (sort !== 'relevancy') {
@@ -133,6 +154,47 @@ describe('words over /search/ (core.json, vocabulary and postings shards)', () =
     expect(await searchSite(topics, { ...EMPTY_QUERY, q: 'workflw' }, new Date())).toEqual(['in-title', 'in-post']);
     expect(await searchSite(topics, { ...EMPTY_QUERY, q: 'workflw', in: 'titles' }, new Date())).toEqual(['in-title']);
     expect(await searchSite(topics, { ...EMPTY_QUERY, q: 'workflw', sort: 'newest' }, new Date())).toEqual(['in-post', 'in-title']);
+  });
+
+  it('finds a quoted phrase only where its words stand together, in order, within the title or within the post', async () => {
+    const topic = (slug: string, title: string, html: string): Topic => ({
+      slug, file: `${slug}.md`, title, author: 'mira', created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z',
+      createdMs: Date.UTC(2026, 0, 1), updatedMs: Date.UTC(2026, 0, 1), contentType: 'guides', contentGroup: 'category', tags: [], replies: 0, views: 0, excerpt: '', html, text: plainText(html),
+    });
+    const topics = [
+      // Every pair of 'shell script runner' stands together here, the three words never do.
+      topic('pairs-only', 'Notes', '<p>shell script and script runner</p>'),
+      topic('together', 'Shell script runner', '<p>Nothing.</p>'),
+      topic('in-post', 'Tips', '<p>A Shell, script runner!</p>'),
+      topic('across-fields', 'Using shell', '<p>script runner</p>'),
+      topic('reversed', 'Runner', '<p>runner script, then shell</p>'),
+    ];
+    const found = (q: string, where: 'all' | 'titles' = 'all') => searchSite(topics, { ...EMPTY_QUERY, q, in: where, sort: 'newest' }, new Date()).then((slugs) => slugs.sort());
+    expect(await found('"shell script runner"')).toEqual(['in-post', 'together']);
+    expect(await found('"shell script runner"', 'titles')).toEqual(['together']);
+    expect(await found('"script shell"')).toEqual([]);
+    expect(await found('"runner script"')).toEqual(['reversed']);
+    expect(await found('"shell script" runner')).toEqual(['in-post', 'pairs-only', 'together']);
+    // Whatever Match words says, the phrase is required; a phrase's word has no typo or prefix.
+    expect(await searchSite(topics, { ...EMPTY_QUERY, q: '"script runner" notes', words: 'any', sort: 'newest' }, new Date()).then((s) => s.sort())).toEqual(['across-fields', 'in-post', 'pairs-only', 'together']);
+    expect(await found('"shel script"')).toEqual([]);
+    expect(await found('"runner"')).toEqual(['across-fields', 'in-post', 'pairs-only', 'reversed', 'together']);
+  });
+
+  it('reads positions files only for a quoted phrase, and only those of its own words', async () => {
+    await fc.assert(
+      fc.asyncProperty(corpusArb.chain((corpus) => fc.record({ corpus: fc.constant(corpus), q: phraseQueryArb(corpus.topics) })), async ({ corpus, q }) => {
+        const { files, core } = siteIndex(corpus.topics);
+        const { read, reads } = readerOf(files);
+        await new WordMatcher(read, core).match(q.replaceAll('"', ''), false);
+        expect(reads.filter((path) => path.startsWith('positions/'))).toEqual([]);
+        await new WordMatcher(read, core).match(q, false);
+        const known = queryPhrases(q).filter((phrase) => phrase.every((term) => core.vocabKeys.includes(term.codePointAt(0)!.toString(16))));
+        const want = new Set(known.flat().map((term) => `positions/${postingsShard(term, core.postingBounds)}.json`));
+        expect(new Set(reads.filter((path) => path.startsWith('positions/')))).toEqual(want);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('reads only the vocabulary shard of each word and the postings shards its terms live in, never display shards', async () => {
