@@ -71,22 +71,26 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
   const postings = new Map<string, { all: number[]; title: number[]; positions: number[] }>();
   topics.forEach((topic, ordinal) => {
     const places = new Map<string, { title: number[]; post: number[] }>();
-    const note = (list: readonly string[], where: 'title' | 'post') =>
-      list.forEach((term, i) => {
-        let at = places.get(term);
-        if (!at) places.set(term, (at = { title: [], post: [] }));
+    const note = (list: readonly string[], where: 'title' | 'post') => {
+      for (let i = 0; i < list.length; i++) {
+        let at = places.get(list[i]!);
+        if (!at) places.set(list[i]!, (at = { title: [], post: [] }));
         at[where].push(i);
-      });
+      }
+    };
     note(terms(topic.title), 'title');
     note(terms(topic.text), 'post');
-    for (const [term, at] of places) {
+    for (const [term, { title, post }] of places) {
       let entry = postings.get(term);
       if (!entry) postings.set(term, (entry = { all: [], title: [], positions: [] }));
       entry.all.push(ordinal);
-      if (at.title.length > 0) entry.title.push(ordinal);
-      // Pushed one by one: a word repeated many thousand times in one post would overflow a spread's arguments.
-      entry.positions.push(at.title.length, at.post.length);
-      for (const list of [at.title, at.post]) for (const delta of deltaEncode(list)) entry.positions.push(delta);
+      if (title.length > 0) entry.title.push(ordinal);
+      // See PositionsFile. Pushed one by one: a word repeated many thousand times in one post would overflow a spread's arguments.
+      const { positions } = entry;
+      positions.push(post.length * 2 + (title.length > 0 ? 1 : 0));
+      if (title.length > 0) positions.push(title.length);
+      for (let i = 0; i < title.length; i++) positions.push(title[i]! - (i > 0 ? title[i - 1]! : 0));
+      for (let i = 0; i < post.length; i++) positions.push(post[i]! - (i > 0 ? post[i - 1]! : 0));
     }
   });
   // Postings shards: consecutive runs of the sorted terms, each of about POSTINGS_PER_SHARD postings.

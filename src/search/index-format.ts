@@ -137,9 +137,9 @@ export type PostingsFile = Record<string, [number[], number[]]>;
 /**
  * positions/<n>.json, beside postings/<n>.json and for the same terms: where each term stands in
  * each topic holding it, so a quoted phrase is found only where its words stand together. Per term,
- * one flat list, for each topic of its postings (in their order): how many places in the title, how
- * many in the post, then those places (word numbers from 0, delta-coded, title and post apart).
- * Fetched only for a phrase.
+ * one flat list, for each topic of its postings (in their order): a head, 2 × the places in the
+ * post + 1 when the title holds it too; then, if so, the places in the title; then the title's
+ * places and the post's (word numbers from 0, each delta-coded). Fetched only for a phrase.
  */
 export type PositionsFile = Record<string, number[]>;
 

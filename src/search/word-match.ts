@@ -112,9 +112,9 @@ export class WordMatcher {
     if (!entry || !flat) return out;
     const ordinals = deltaDecode(entry[0]);
     for (let i = 0, at = 0; i < ordinals.length; i++) {
-      const titleCount = flat[at]!;
-      const postCount = flat[at + 1]!;
-      at += 2;
+      const head = flat[at++]!;
+      const titleCount = head % 2 === 1 ? flat[at++]! : 0;
+      const postCount = Math.floor(head / 2);
       const title = deltaDecode(flat.slice(at, at + titleCount));
       at += titleCount;
       const post = deltaDecode(flat.slice(at, at + postCount));
