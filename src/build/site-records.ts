@@ -11,6 +11,8 @@ import { buildStore } from './store.ts';
 import { typeChoices } from '../search/facets.ts';
 import { indexedTypes } from '../search/index-build.ts';
 import type { SiteContent } from '../content/load.ts';
+import type { OldAddress } from '../content/aliases.ts';
+import { lookupEntries, lookupFiles } from '../outputs/old-addresses.ts';
 
 /** The normalised records, read once per build and shared by every page. */
 export interface SiteData {
@@ -26,6 +28,8 @@ export interface SiteData {
   links: LinkRecord[];
   /** tags.json: synonyms (already resolved in `topics`) and descriptions. */
   tags: TagDefinitions;
+  /** Old addresses (`aliases`) and the pages they lead to. */
+  oldAddresses: OldAddress[];
 }
 
 const derived = new WeakMap<SiteContent, SiteData>();
@@ -41,6 +45,7 @@ function derive(content: SiteContent): SiteData {
     memberNames: new Set(content.members.map((member) => memberKey(member.name))),
     links: content.links,
     tags: content.tags,
+    oldAddresses: content.oldAddresses,
   };
 }
 
@@ -82,3 +87,6 @@ export function fromSiteRecords<T>(make: (data: SiteData) => T): () => Promise<T
 
 /** The content types as the search form offers them (every search area shows them). */
 export const typeChoicesOfSite = fromSiteRecords(({ contentTypes }) => typeChoices(indexedTypes([...contentTypes.values()])));
+
+/** The 404 page's lookup files of old addresses, and how many there are. */
+export const oldAddressLookup = fromSiteRecords(({ oldAddresses }) => lookupFiles(lookupEntries(oldAddresses)));

@@ -2,6 +2,7 @@ import type { ContentTypes, Forum } from './schema-types.ts';
 import type { JsonFile } from './json-file.ts';
 import { schemaProblems } from './schema-validation.ts';
 import type { Problem } from './problems.ts';
+import { readAliases, type DeclaredAlias } from './aliases.ts';
 
 /** One choice of the Content Type filter, flattened out of content-types.json. */
 export interface ContentType {
@@ -19,6 +20,8 @@ export interface ContentTypeIndex {
   byId: Map<string, ContentType>;
   /** Every forum id with the ids of all its sub-forums (itself included): a forum filter includes its sub-forums. */
   subtree: Map<string, string[]>;
+  /** Old addresses of forums and categories (`aliases`). */
+  aliases?: DeclaredAlias[];
 }
 
 type Entry = Record<string, unknown> & { id: string };
@@ -53,6 +56,9 @@ export function readContentTypes(json: JsonFile, file: string): { index: Content
   const list: ContentType[] = [];
   const subtree = new Map<string, string[]>();
   const seen = new Map<string, string>();
+  const aliases: DeclaredAlias[] = [];
+  const addAliases = (entry: { id: string; name: string; aliases?: unknown }, pointer: string, field: string) =>
+    aliases.push(...readAliases(entry.aliases, { file, field: `${field}.aliases`, pointer: `${pointer}/aliases`, lineOf: json.lineOf }, { kind: 'type', id: entry.id, name: entry.name }, problems));
   const data = problems.length === 0 ? (json.data as ContentTypes) : readableTypes(json.data);
 
   const claim = (id: string, pointer: string, field: string) => {
@@ -71,6 +77,7 @@ export function readContentTypes(json: JsonFile, file: string): { index: Content
       const here = `${field}[${i}]`;
       if (!claim(forum.id, `${pointer}/${i}/id`, `${here}.id`)) return;
       list.push({ id: forum.id, name: forum.name, group: 'forum', path: [...path, forum.id] });
+      addAliases(forum, `${pointer}/${i}`, here);
       const below = walk(forum.children ?? [], [...path, forum.id], `${pointer}/${i}/children`, `${here}.children`);
       subtree.set(forum.id, [forum.id, ...below]);
       ids.push(forum.id, ...below);
@@ -79,12 +86,14 @@ export function readContentTypes(json: JsonFile, file: string): { index: Content
   };
   walk(data.forums, [], '/forums', 'forums');
   (data.categories ?? []).forEach((category, i) => {
-    if (claim(category.id, `/categories/${i}/id`, `categories[${i}].id`))
-      list.push({ id: category.id, name: category.name, group: 'category', kind: category.kind, path: [category.id] });
+    if (!claim(category.id, `/categories/${i}/id`, `categories[${i}].id`)) return;
+    list.push({ id: category.id, name: category.name, group: 'category', kind: category.kind, path: [category.id] });
+    addAliases(category, `/categories/${i}`, `categories[${i}]`);
   });
   (data.featureCategories ?? []).forEach((feature, i) => {
-    if (claim(feature.id, `/featureCategories/${i}/id`, `featureCategories[${i}].id`))
-      list.push({ id: feature.id, name: feature.name, group: 'featureCategory', path: [feature.id] });
+    if (!claim(feature.id, `/featureCategories/${i}/id`, `featureCategories[${i}].id`)) return;
+    list.push({ id: feature.id, name: feature.name, group: 'featureCategory', path: [feature.id] });
+    addAliases(feature, `/featureCategories/${i}`, `featureCategories[${i}]`);
   });
-  return { index: { list, byId: new Map(list.map((type) => [type.id, type])), subtree }, problems };
+  return { index: { list, byId: new Map(list.map((type) => [type.id, type])), subtree, aliases }, problems };
 }

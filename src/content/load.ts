@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { join, relative, sep } from 'node:path';
@@ -13,6 +14,8 @@ import { duplicateWorkflowFileProblems } from '../outputs/workflow-list.ts';
 import type { Problem } from './problems.ts';
 import { DEFAULT_LIMITS, limitName, type Limits } from './limits.ts';
 import { readSourceText } from './source-text.ts';
+import { oldAddresses, SITE_SECTIONS, type OldAddress } from './aliases.ts';
+import { memberKey } from '../model/members.ts';
 import { contentFolderProblem, linkProblem, realContentFolder, topicFiles } from './content-files.ts';
 
 /** Everything a site is built from, validated and normalised. */
@@ -23,6 +26,8 @@ export interface SiteContent {
   links: LinkRecord[];
   /** tags.json: synonyms and descriptions. Topics' tags are already canonical. */
   tags: TagDefinitions;
+  /** The old addresses (`aliases`) that lead to the site's pages, checked. */
+  oldAddresses: OldAddress[];
 }
 
 export interface LoadOptions {
@@ -92,17 +97,17 @@ function prepare(options: LoadOptions) {
   const folder = contentFolderProblem(options.root, options.contentDir);
   if (folder) {
     const contentTypes: ContentTypeIndex = { list: [], byId: new Map(), subtree: new Map() };
-    return { problems: [folder], contentTypes, members: [], links: [], tags: noTagDefinitions(), context: { contentTypes, excerptLength: options.excerptLength }, files: [] };
+    return { problems: [folder], contentTypes, members: [], memberAliases: [], links: [], tags: noTagDefinitions(), context: { contentTypes, excerptLength: options.excerptLength }, files: [], sections: [] };
   }
   const fileOf = (name: string) => toPosix(relative(options.root, join(options.contentDir, name)));
   const typesJson = readJson(options, 'content-types.json', true, problems);
-  const { index: contentTypes, problems: typeProblems } = typesJson
+  const { index: contentTypes, problems: typeProblems }: { index: ContentTypeIndex; problems: Problem[] } = typesJson
     ? readContentTypes(typesJson, fileOf('content-types.json'))
     : { index: { list: [], byId: new Map(), subtree: new Map() }, problems: [] };
   problems.push(...typeProblems);
 
   const membersJson = readJson(options, 'members.json', false, problems);
-  const members = membersJson ? readMembers(membersJson, fileOf('members.json')) : { members: [], problems: [] };
+  const members = membersJson ? readMembers(membersJson, fileOf('members.json')) : { members: [], problems: [], aliases: [] };
   problems.push(...members.problems);
 
   const linksJson = readJson(options, 'links.json', false, problems);
@@ -114,7 +119,13 @@ function prepare(options: LoadOptions) {
   problems.push(...tags.problems);
 
   const context: TopicContext = { contentTypes, contentTypesUnreadable: !typesJson, excerptLength: options.excerptLength, limits: options.limits ?? DEFAULT_LIMITS };
-  return { problems, contentTypes, members: members.members, links: links.links, tags: tags.tags, context, files: topicFiles(options.root, options.contentDir, problems) };
+  return { problems, contentTypes, members: members.members, memberAliases: members.aliases, links: links.links, tags: tags.tags, context, files: topicFiles(options.root, options.contentDir, problems), sections: publicNames(options.root) };
+}
+
+/** The names at the top of the project's public/ folder: the site serves them, so no alias may name them. */
+function publicNames(root: string): string[] {
+  const dir = join(root, 'public');
+  return existsSync(dir) ? readdirSync(dir) : [];
 }
 
 /** The checks across topics (slugs, workflow files), then all problems in file order. */
@@ -138,8 +149,18 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
   }
   // Every file naming a workflow file, valid or not: a duplicate is reported with the other problems.
   problems.push(...duplicateWorkflowFileProblems(results.flatMap(({ file, workflowFile }) => (workflowFile ? [{ file, ...workflowFile }] : []))));
+  // Old addresses: across all files, and against the addresses the site serves itself.
+  const tagsWithPages = new Set(topics.flatMap((topic) => topic.tags));
+  const aliases = [...topics.flatMap((topic) => topic.aliases ?? []), ...(prepared.contentTypes.aliases ?? []), ...prepared.memberAliases, ...prepared.tags.aliases.filter((alias) => alias.to.kind !== 'tag' || tagsWithPages.has(alias.to.tag))];
+  const old = oldAddresses(aliases, {
+    topicSlugs: new Set(slugs.keys()),
+    tags: new Set([...tagsWithPages, ...[...prepared.tags.canonicalOf].filter(([, tag]) => tagsWithPages.has(tag)).map(([synonym]) => synonym)]),
+    memberNames: prepared.members.map((member) => memberKey(member.name)),
+    sections: new Set([...SITE_SECTIONS, ...prepared.sections.map((name) => name.toLowerCase())]),
+  });
+  problems.push(...old.problems);
   problems.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));
-  return { content: { topics, contentTypes: prepared.contentTypes, members: prepared.members, links: prepared.links, tags: prepared.tags }, problems, memory };
+  return { content: { topics, contentTypes: prepared.contentTypes, members: prepared.members, links: prepared.links, tags: prepared.tags, oldAddresses: old.addresses }, problems, memory };
 }
 
 /** Loads and validates all content. Problems are returned, all of them, never thrown. */

@@ -5,13 +5,15 @@ import { memberKey } from '../model/members.ts';
 import { PUBLISHABLE_URL } from '../model/workflow-list.ts';
 import type { Problem } from './problems.ts';
 import { faultyRecords } from './links.ts';
+import { readAliases, type DeclaredAlias } from './aliases.ts';
 
 export type { Member };
 
 /** Validates members.json; names are unique by memberKey (case-insensitively, as the author filter compares them); websites are publishable. */
-export function readMembers(json: JsonFile, file: string): { members: Member[]; problems: Problem[] } {
+export function readMembers(json: JsonFile, file: string): { members: Member[]; problems: Problem[]; aliases: DeclaredAlias[] } {
   const problems = schemaProblems('members', json.data, file, json.lineOf);
-  if (!Array.isArray(json.data)) return { members: [], problems };
+  const aliases: DeclaredAlias[] = [];
+  if (!Array.isArray(json.data)) return { members: [], problems, aliases };
   // The rules beyond the schema run on every record the schema found no fault in, so one bad record hides nothing.
   const faulty = faultyRecords(problems);
   const schemaFaults = problems.length;
@@ -28,7 +30,10 @@ export function readMembers(json: JsonFile, file: string): { members: Member[]; 
         field: `[${i}].name`,
         message: `duplicate member name '${member.name}' (already at [${first}])`,
       });
-    } else seen.set(key, i);
+    } else {
+      seen.set(key, i);
+      aliases.push(...readAliases(member.aliases, { file, field: `[${i}].aliases`, pointer: `/${i}/aliases`, lineOf: json.lineOf }, { kind: 'member', name: member.name }, problems));
+    }
     // The schema accepts any absolute URL; a website is published (workflow lists, member pages), so `http://` alone is not one.
     if (member.website !== undefined && !PUBLISHABLE_URL.test(member.website)) {
       problems.push({
@@ -39,5 +44,5 @@ export function readMembers(json: JsonFile, file: string): { members: Member[]; 
       });
     }
   });
-  return { members: schemaFaults > 0 ? [] : members, problems };
+  return { members: schemaFaults > 0 ? [] : members, problems, aliases: schemaFaults > 0 ? [] : aliases };
 }

@@ -83,6 +83,12 @@ export interface TopicFrontMatter {
      */
     authorSite?: string;
   };
+  /**
+   * Old addresses (of a forum this site replaced, or of a renamed page) that must keep leading to this topic's page: at most 20 (checked by the build). The build writes a `_redirects` rule and a redirect page for each path that can be a file, and the 404 page sends the others there. Two aliases naming one address, or an alias naming an address the site itself serves, is an error.
+   *
+   * Items: One old address: a site path starting with a single /, with or without a query string (`/topic/123-some-slug/`, `/index.php?/topic/123-some-slug/`), at most 400 characters, no spaces, control characters, backslashes or #.
+   */
+  aliases?: string[];
 }
 
 /**
@@ -93,6 +99,12 @@ export type Id = string;
  * The name people read. 1–100 characters.
  */
 export type Name = string;
+/**
+ * Old addresses (of a forum this site replaced) that must keep leading to the search for this forum's or category's topics (`/search/?type=<id>`): at most 20 (checked by the build). The build writes a `_redirects` rule and a redirect page for each path that can be a file, and the 404 page sends the others there. Two aliases naming one address, or an alias naming an address the site itself serves, is an error.
+ *
+ * Items: One old address: a site path starting with a single /, with or without a query string (`/forum/3-help/`), at most 400 characters, no spaces, control characters, backslashes or #.
+ */
+export type Aliases = string[];
 
 /**
  * content/content-types.json: the choices of the search form's Content Type. Ids are unique across all three groups.
@@ -117,6 +129,7 @@ export interface ContentTypes {
 export interface Forum {
   id: Id;
   name: Name;
+  aliases?: Aliases;
   /**
    * Sub-forums, any depth.
    */
@@ -128,6 +141,7 @@ export interface Forum {
 export interface Category {
   id: Id;
   name: Name;
+  aliases?: Aliases;
   /**
    * What the category holds.
    */
@@ -139,6 +153,7 @@ export interface Category {
 export interface FeatureCategory {
   id: Id;
   name: Name;
+  aliases?: Aliases;
 }
 
 /**
@@ -182,6 +197,12 @@ export interface Member {
    * The member's interests, free text.
    */
   interests?: string;
+  /**
+   * Old addresses (of a forum this site replaced, or of a renamed page) that must keep leading to this member's page: at most 20 (checked by the build). The build writes a `_redirects` rule and a redirect page for each path that can be a file, and the 404 page sends the others there. Two aliases naming one address, or an alias naming an address the site itself serves, is an error.
+   *
+   * Items: One old address: a site path starting with a single /, with or without a query string (`/topic/123-some-slug/`, `/index.php?/topic/123-some-slug/`), at most 400 characters, no spaces, control characters, backslashes or #.
+   */
+  aliases?: string[];
 }
 
 /**
@@ -222,7 +243,7 @@ export interface LinkRecord {
 }
 
 /**
- * content/tags.json (optional): per canonical tag, its synonyms and a description. A topic tagged with a synonym is listed under the canonical tag everywhere; the synonym's tag page and feed lead to the canonical tag's. Keys and synonyms are normalised as topics' tags are (trimmed, inner spaces collapsed, lower-cased; 1–50 characters, no comma). A tag is either canonical (a key) or the synonym of exactly one key.
+ * content/tags.json (optional): per canonical tag, its synonyms and a description. A topic tagged with a synonym is listed under the canonical tag everywhere; the synonym's tag page and feed lead to the canonical tag's. Keys and synonyms are normalised as topics' tags are (trimmed, inner spaces collapsed, lower-cased; 1–50 characters, no comma). `aliases` name a tag's old addresses (a forum's tag page). A tag is either canonical (a key) or the synonym of exactly one key.
  */
 export interface Tags {
   [k: string]: TagEntry;
@@ -241,6 +262,12 @@ export interface TagEntry {
    * Shown on the tag's page under its heading: what the tag is for. Plain text, 1–1000 characters.
    */
   description?: string;
+  /**
+   * Old addresses (of a forum this site replaced, or of a renamed page) that must keep leading to this tag's page: at most 20 (checked by the build). The build writes a `_redirects` rule and a redirect page for each path that can be a file, and the 404 page sends the others there. Two aliases naming one address, or an alias naming an address the site itself serves, is an error.
+   *
+   * Items: One old address: a site path starting with a single /, with or without a query string (`/topic/123-some-slug/`, `/index.php?/topic/123-some-slug/`), at most 400 characters, no spaces, control characters, backslashes or #.
+   */
+  aliases?: string[];
 }
 
 /**

@@ -3,6 +3,7 @@ import type { JsonFile } from './json-file.ts';
 import { schemaProblems, pointerToField } from './schema-validation.ts';
 import { normaliseTag, tagProblem } from '../model/tags.ts';
 import type { Problem } from './problems.ts';
+import { readAliases, type DeclaredAlias } from './aliases.ts';
 
 /** What tags.json says: which tags are synonyms of which, and the tags' descriptions. */
 export interface TagDefinitions {
@@ -10,11 +11,13 @@ export interface TagDefinitions {
   canonicalOf: Map<string, string>;
   /** Canonical tag → its description. */
   descriptions: Map<string, string>;
+  /** Old addresses of tags' pages (`aliases`). */
+  aliases: DeclaredAlias[];
 }
 
 /** A site without tags.json: no synonyms, no descriptions. */
 export function noTagDefinitions(): TagDefinitions {
-  return { canonicalOf: new Map(), descriptions: new Map() };
+  return { canonicalOf: new Map(), descriptions: new Map(), aliases: [] };
 }
 
 const pointerKey = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -110,6 +113,10 @@ export function readTags(json: JsonFile, file: string): { tags: TagDefinitions; 
   for (const [key, value] of Object.entries(json.data as Tags)) {
     const description = value?.description;
     if (typeof description === 'string' && description.trim() !== '') tags.descriptions.set(normaliseTag(key), description.trim());
+  }
+  for (const { key, tag } of entries) {
+    const value = (json.data as Record<string, { aliases?: unknown }>)[key];
+    tags.aliases.push(...readAliases(value?.aliases, { file, field: pointerToField(`/${pointerKey(key)}/aliases`), pointer: `/${pointerKey(key)}/aliases`, lineOf: json.lineOf }, { kind: 'tag', tag }, problems));
   }
   return { tags, problems };
 }

@@ -9,6 +9,7 @@ import { cutExcerpt, plainText, renderTopicHtml } from './markdown.ts';
 import type { Problem } from './problems.ts';
 import { DEFAULT_LIMITS, limitName, type Limits } from './limits.ts';
 import { valueProblems } from './values.ts';
+import { readAliases, type DeclaredAlias } from './aliases.ts';
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 
@@ -37,6 +38,8 @@ export interface Topic {
   /** The first post as plain text (markup removed, whitespace collapsed): the excerpt and the searched words come from it. */
   text: string;
   workflow?: NonNullable<TopicFrontMatter['workflow']>;
+  /** Old addresses that lead to the topic's page (`aliases`). */
+  aliases?: DeclaredAlias[];
 }
 
 // Dates stay strings (CORE_SCHEMA has no timestamps), so `2023-02-30` is caught rather than rolled
@@ -233,6 +236,8 @@ export function readTopic(file: string, source: string, context: TopicContext): 
     });
   }
 
+  const aliases = readAliases(fm.aliases, { file, field: 'aliases', pointer: '/aliases', lineOf }, { kind: 'topic', slug, title: typeof fm.title === 'string' ? fm.title : slug }, problems);
+
   const named = typeof fm.workflow?.file === 'string' ? fm.workflow.file : undefined;
   const workflowFile = named === undefined ? {} : { workflowFile: { name: named, line: lineOf('/workflow/file') } };
   if (problems.length > 0) return { problems, ...workflowFile };
@@ -258,6 +263,7 @@ export function readTopic(file: string, source: string, context: TopicContext): 
       html,
       text,
       ...(fm.workflow ? { workflow: fm.workflow } : {}),
+      ...(aliases.length > 0 ? { aliases } : {}),
     },
   };
 }

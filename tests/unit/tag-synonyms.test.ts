@@ -45,7 +45,7 @@ describe('tags.json', () => {
 }`;
     expect(read(text).lines).toEqual([
       'content/tags.json:10: json.description: must not be empty',
-      "content/tags.json:13: api.colour: unknown field; allowed: synonyms, description",
+      "content/tags.json:13: api.colour: unknown field; allowed: synonyms, description, aliases",
       'content/tags.json:13: api.synonyms: must be a list, not the text "rest"',
       'content/tags.json:11: "": a tag must not be empty',
       'content/tags.json:12: "Web ": the tag \'web\' has two entries (also "web", the same after trimming and lower-casing): merge them',
