@@ -216,7 +216,7 @@ export function effectiveSort(query: SearchQuery): Sort {
 }
 
 /** `now` moved back by whole calendar months; a day the month lacks becomes its last day (31 March − 1 month = 28 February, not 3 March). */
-function monthsBack(now: Date, months: number): number {
+export function monthsBack(now: Date, months: number): number {
   const moved = new Date(now);
   moved.setUTCDate(1);
   moved.setUTCMonth(moved.getUTCMonth() - months);
