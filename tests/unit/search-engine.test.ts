@@ -13,6 +13,7 @@ import { topCounts } from '../../src/search/facets.ts';
 import type { CoreFile, DisplayRow, TagFile, TagOrdinalsFile } from '../../src/search/index-format.ts';
 import { EMPTY_QUERY, type SearchQuery } from '../../src/search/query.ts';
 import { oracleSearch, type OracleResult } from '../oracles/search.ts';
+import { typedSearch } from './typed-search.ts';
 import { CONTENT_TYPES, corpusArb, structuredQueryArb } from './search-corpus.ts';
 
 const RUNS = 600;
@@ -72,6 +73,20 @@ describe('structured filters over core.json (/search/)', () => {
           const expected = oracleSearch(corpus.topics, CONTENT_TYPES, all, corpus.now, 1_000_000);
           expect(Array.from(result.page, (local) => slugOfGlobal(index.global[local]!)), `sort ${sort}`).toEqual(expected.ordered.map((t) => t.slug));
         }
+      }),
+      { numRuns: RUNS / 2 },
+    );
+  });
+
+  it('give the brute-force results when typed as operators in the words field, as when chosen in the form', () => {
+    fc.assert(
+      fc.property(withQuery, ({ corpus, query, pageSize }) => {
+        const { index, slugOfGlobal } = indexOf(corpus.topics);
+        const slugOf = (local: number) => slugOfGlobal(index.global[local]!);
+        const { text, query: typed } = typedSearch(query, corpus.now);
+        const expected = oracleSearch(corpus.topics, CONTENT_TYPES, query, corpus.now, pageSize);
+        expectSame(runSearch(index, typed, corpus.now, pageSize), index, slugOf, expected);
+        expect(typed.q, text).toBe('');
       }),
       { numRuns: RUNS / 2 },
     );

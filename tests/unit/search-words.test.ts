@@ -19,6 +19,7 @@ import type { PostingsFile } from '../../src/search/index-format.ts';
 import { EMPTY_QUERY, type SearchQuery } from '../../src/search/query.ts';
 import { containsWords, exactRank, holdsPhrase, passesStructured, sortOf, sortTopics } from '../oracles/search.ts';
 import { CONTENT_TYPES, WORDS, corpusArb, structuredQueryArb, wordsQueryArb } from './search-corpus.ts';
+import { typedSearch } from './typed-search.ts';
 
 /** An IndexReader over the built files, recording which files a search read. */
 function readerOf(files: Map<string, string>): { read: IndexReader; reads: string[] } {
@@ -120,6 +121,19 @@ describe('words over /search/ (core.json, vocabulary and postings shards)', () =
         expectRecall(await searchSite(corpus.topics, query, corpus.now), corpus.topics, query, corpus.now);
       }),
       { numRuns: 250 },
+    );
+  });
+
+  it('find the same when the filters are typed as operators among the words (phrases stay words)', async () => {
+    await fc.assert(
+      fc.asyncProperty(withWords, async ({ corpus, query }) => {
+        const typed = typedSearch(query, corpus.now);
+        expect(typed.problems, typed.text).toBe(0);
+        const found = await searchSite(corpus.topics, typed.query, corpus.now);
+        expectRecall(found, corpus.topics, query, corpus.now);
+        expect(found).toEqual(await searchSite(corpus.topics, query, corpus.now));
+      }),
+      { numRuns: 150 },
     );
   });
 
