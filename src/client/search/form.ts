@@ -1,14 +1,22 @@
 import { EMPTY_QUERY, parseSearchParams, parseTags, searchParamsOf, type SearchQuery } from '../../search/query.ts';
+import { readTypedFilters, wordsWhileTyping } from '../../search/typed-filters.ts';
 import { completeTags } from './tag-field.ts';
+
+/** What a field being typed in says so far: the Tags field without the tag after its last comma, the Words without operators (they move on submit). */
+function typedSoFar(name: string, value: string): string {
+  if (name === 'tags') return completeTags(value);
+  if (name === 'q') return wordsWhileTyping(value);
+  return value;
+}
 
 /**
  * The form's current values as URL parameters (empty fields left out). `typing` leaves out the tag
- * still being typed after the Tags field's last comma.
+ * still being typed after the Tags field's last comma, and the operators in the Words (see typedSoFar).
  */
 export function formParams(form: HTMLFormElement, typing = false): URLSearchParams {
   const params = new URLSearchParams();
   for (const [name, raw] of new FormData(form)) {
-    const value = typing && name === 'tags' && typeof raw === 'string' ? completeTags(raw) : raw;
+    const value = typing && typeof raw === 'string' ? typedSoFar(name, raw) : raw;
     if (typeof value === 'string' && value.trim() !== '') params.set(name, value);
   }
   return params;
@@ -28,9 +36,9 @@ export function fillForm(form: HTMLFormElement, query: SearchQuery, keepTyped = 
     // (a choice the search states, such as `custom` for a range, is always shown).
     if (keepTyped && !(element instanceof HTMLSelectElement && value !== '')) {
       const mixed = new URLSearchParams(params);
-      // A tag still being typed is not yet part of the search: it stays as typed.
-      const typingTag = element.name === 'tags' && element === document.activeElement;
-      mixed.set(element.name, typingTag ? completeTags(element.value) : element.value);
+      // A tag or an operator still being typed is not yet part of the search: it stays as typed.
+      const typing = element === document.activeElement;
+      mixed.set(element.name, typing ? typedSoFar(element.name, element.value) : element.value);
       if (searchParamsOf(parseSearchParams(mixed).query).toString() === written) continue;
     }
     element.value = shown;
@@ -56,13 +64,22 @@ export interface FormActions {
 /** Pause after the last keystroke before a typed search runs. */
 const TYPING_PAUSE_MS = 180;
 
-/** Searches as the form is typed in, changed, submitted or cleared; returns the function that searches for the form's values now. */
-export function wireForm(form: HTMLFormElement, actions: FormActions): () => void {
+/**
+ * Searches as the form is typed in, changed, submitted or cleared; returns the function that
+ * searches for the form's values now. On a commit the operators typed in the Words move into their
+ * fields (the search, through the address, says the same); the ones not understood stay.
+ */
+export function wireForm(form: HTMLFormElement, actions: FormActions, fixedTag?: string): () => void {
   let typing: ReturnType<typeof setTimeout> | undefined;
   let typedSinceCommit = false;
+  const words = form.elements.namedItem('q') as HTMLInputElement | null;
   const commit = () => {
     typedSinceCommit = false;
     const params = formParams(form);
+    if (words) {
+      const typed = readTypedFilters(words.value, new Date(), fixedTag === undefined ? {} : { fixedTag });
+      if (typed.params.length > 0) words.value = typed.words;
+    }
     params.delete('page');
     actions.navigate(params, 'push');
   };

@@ -14,7 +14,7 @@ import type { Choices, SearchResults } from './protocol.ts';
 import { renderListing } from './render.ts';
 import { suggestions } from './suggestions.ts';
 import { tagField } from './tag-field.ts';
-import { addressOf, afterPaint, currentQuery, historyWriter, isUnfiltered, pageAddress, queryOf, searchOf, type AddressedSearch } from './url-state.ts';
+import { addressOf, afterPaint, currentQuery, hasTypedFilters, historyWriter, isUnfiltered, pageAddress, queryOf, searchOf, type AddressedSearch } from './url-state.ts';
 
 /**
  * The address's own answer is shown: first-paint.js's mark, which kept the static listing (the
@@ -29,6 +29,7 @@ export function start(root: HTMLElement): void {
   const { fixedTag } = config;
   const form = root.querySelector<HTMLFormElement>('[data-search-form]')!;
   const notes = root.querySelector<HTMLElement>('[data-search-notes]')!;
+  const typedNote = root.querySelector<HTMLElement>('[data-typed-note]');
   const facets = root.querySelector<HTMLElement>('[data-facets]')!;
   const listing = root.querySelector<HTMLElement>('[data-listing]')!;
   const searching = listing.querySelector<HTMLElement>('[data-searching]')!;
@@ -99,7 +100,7 @@ export function start(root: HTMLElement): void {
    * Searches for `query` (the search is asked for before anything else is done) and shows it in the
    * form. Resolves once its results are shown, failed, or were overtaken by a newer search.
    */
-  function run({ query, problems }: AddressedSearch, opening = false): Promise<void> {
+  function run({ query, problems, typedNote: typed }: AddressedSearch, opening = false): Promise<void> {
     const searched = !(staticListing && isUnfiltered(query, fixedTag));
     // A shared link's words are answered in this thread; the worker starts once they are shown.
     const quick = searched && opening ? where.opening(query) : undefined;
@@ -130,6 +131,7 @@ export function start(root: HTMLElement): void {
     if (problems.length > 0 || notes.childElementCount > 0) {
       notes.replaceChildren(...problems.map((text) => Object.assign(document.createElement('p'), { textContent: text })));
     }
+    if (typedNote && typedNote.textContent !== typed) typedNote.textContent = typed;
     fillForm(form, query);
     return shown;
   }
@@ -150,7 +152,7 @@ export function start(root: HTMLElement): void {
     },
     shownTags: () => latestQuery.tags.join(','),
     submitted: () => fold(true),
-  });
+  }, fixedTag);
   listing.addEventListener('click', (event) => {
     // Pages of a search (and /search/'s own static ones) have `data-page`; a tag page's static pages
     // are real pages. The ways out of no results (`data-search-link`) are searches too.
@@ -162,6 +164,10 @@ export function start(root: HTMLElement): void {
   });
   const showAddress = (opening = false) => {
     entries.forget(); // back or forward came first
+    // An address with operators in its words (typed by hand, or the form sent without this script)
+    // is shown as the address those operators move to.
+    const address = new URLSearchParams(location.search);
+    if (opening && hasTypedFilters(address, fixedTag)) history.replaceState(history.state, '', addressOf(searchOf(address, fixedTag)));
     void run(currentQuery(fixedTag), opening);
   };
   window.addEventListener('popstate', () => showAddress());

@@ -1,21 +1,39 @@
 /** The address is the search's state: reading a search from it, and writing history entries. */
 import { parseSearchParams, searchParamsOf, type SearchQuery } from '../../search/query.ts';
+import { moveTypedFilters, notUnderstoodText, readTypedFilters } from '../../search/typed-filters.ts';
 
 /** A search read from an address, with what could not be understood in it. */
 export interface AddressedSearch {
   query: SearchQuery;
   problems: string[];
+  /** The operators in its words not understood, in one line (empty when none). */
+  typedNote: string;
+}
+
+/**
+ * `params` with the operators typed in its words moved into their parameters (typed-filters.ts):
+ * done on submit, and for an address typed or linked with them, so the two mean the same.
+ */
+function withTypedFilters(params: URLSearchParams, fixedTag: string | undefined): { params: URLSearchParams; typedNote: string } {
+  const moved = moveTypedFilters(params, new Date(), fixedTag === undefined ? {} : { fixedTag });
+  return { params: moved.params, typedNote: notUnderstoodText(moved.problems) };
+}
+
+/** Whether an address's words hold operators that move (see withTypedFilters). */
+export function hasTypedFilters(params: URLSearchParams, fixedTag: string | undefined): boolean {
+  return readTypedFilters(params.get('q') ?? '', new Date(), fixedTag === undefined ? {} : { fixedTag }).params.length > 0;
 }
 
 /** The search a query string describes (a tag page adds its own tag). */
-export function queryOf(params: URLSearchParams, fixedTag: string | undefined): AddressedSearch {
+export function queryOf(address: URLSearchParams, fixedTag: string | undefined): AddressedSearch {
+  const { params, typedNote } = withTypedFilters(address, fixedTag);
   const { query, notes: problems } = parseSearchParams(params);
   if (fixedTag) {
     query.tags = [fixedTag];
     // A tag page's own order is the listing order of SPEC 4.1 unless another sort is chosen.
     query.sort ??= query.q ? undefined : 'updated';
   }
-  return { query, problems };
+  return { query, problems, typedNote };
 }
 
 /** The search the address says now. */
@@ -31,7 +49,7 @@ export function isUnfiltered(query: SearchQuery, fixedTag: string | undefined): 
 
 /** The query string of the search `params` ask for (a tag page's tag and own order are not written). */
 export function searchOf(params: URLSearchParams, fixedTag: string | undefined): string {
-  const { query } = parseSearchParams(params);
+  const { query } = parseSearchParams(withTypedFilters(params, fixedTag).params);
   if (fixedTag) {
     query.tags = [];
     if (query.sort === 'updated') delete query.sort;
