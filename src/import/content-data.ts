@@ -17,6 +17,7 @@ import { isoSecond } from './mapping.ts';
 import type { SourceMember } from './source.ts';
 import type { ImportState } from './state.ts';
 import { textHash } from './state.ts';
+import { aliasesOf } from './old-links.ts';
 
 const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2 } };
 const EMPTY_TYPES = '{\n  "forums": []\n}\n';
@@ -36,11 +37,28 @@ export function readTypes(root: string, contentDir: string, limits: JsonLimits):
   return problems.length > 0 ? { problems } : { text: json.text, index };
 }
 
-/** A forum to add: its id, name and the id of the forum it goes under (none: at the top). */
+/** A forum to add: its id, name, the id of the forum it goes under (none: at the top), and its old addresses. */
 export interface NewForum {
   id: string;
   name: string;
   parent?: string;
+  aliases?: string[];
+}
+
+/** Where a forum is in content-types.json, as a JSON path (`forums`, 0, `children`, 2), with its entry. */
+function forumAt(text: string, path: readonly string[]): { at: Array<string | number>; entry: Record<string, unknown> } | undefined {
+  let level = (JSON.parse(text) as { forums?: Array<Record<string, unknown>> }).forums ?? [];
+  const at: Array<string | number> = ['forums'];
+  let entry: Record<string, unknown> | undefined;
+  for (const id of path) {
+    const i = level.findIndex((forum) => forum.id === id);
+    if (i < 0) return undefined;
+    if (entry) at.push('children');
+    at.push(i);
+    entry = level[i]!;
+    level = Array.isArray(entry.children) ? (entry.children as Array<Record<string, unknown>>) : [];
+  }
+  return entry ? { at, entry } : undefined;
 }
 
 /** content-types.json with the forums it lacks added (parents listed before children); how many were added. */
@@ -49,12 +67,18 @@ export function addForums(text: string, index: ContentTypeIndex, forums: readonl
   const paths = new Map<string, string[]>(index.list.filter((type) => type.group === 'forum').map((type) => [type.id, type.path]));
   const added: string[] = [];
   for (const forum of forums) {
-    if (index.byId.has(forum.id) || paths.has(forum.id)) continue;
+    const entry = { id: forum.id, name: forum.name, ...(forum.aliases?.length ? { aliases: forum.aliases } : {}) };
+    if (index.byId.has(forum.id) || paths.has(forum.id)) {
+      // A forum an import wrote before it recorded old addresses gets them; aliases already there are kept.
+      const found = forum.aliases?.length && paths.has(forum.id) ? forumAt(out, paths.get(forum.id)!) : undefined;
+      if (found && found.entry.aliases === undefined) out = applyEdits(out, modify(out, [...found.at, 'aliases'], forum.aliases, FORMAT));
+      continue;
+    }
     const parentPath = forum.parent === undefined ? undefined : paths.get(forum.parent);
-    if (parentPath) out = addChildForum(out, parentPath, { id: forum.id, name: forum.name });
+    if (parentPath) out = addChildForum(out, parentPath, entry);
     else {
       const top = (JSON.parse(out) as { forums?: unknown[] }).forums ?? [];
-      out = applyEdits(out, modify(out, ['forums', top.length], { id: forum.id, name: forum.name }, { isArrayInsertion: true, ...FORMAT }));
+      out = applyEdits(out, modify(out, ['forums', top.length], entry, { isArrayInsertion: true, ...FORMAT }));
     }
     paths.set(forum.id, [...(parentPath ?? []), forum.id]);
     added.push(forum.id);
@@ -67,7 +91,7 @@ export function writeForums(root: string, contentDir: string, limits: JsonLimits
   const types = readTypes(root, contentDir, limits);
   if ('problems' in types) return types;
   const { text, added } = addForums(types.text, types.index, forums);
-  if (added.length === 0) return { added, index: types.index };
+  if (text === types.text) return { added, index: types.index };
   writeFileAtomic(join(contentDir, 'content-types.json'), text);
   const again = readTypes(root, contentDir, limits);
   return 'problems' in again ? again : { added, index: again.index };
@@ -76,7 +100,7 @@ export function writeForums(root: string, contentDir: string, limits: JsonLimits
 const FIELD_MAX: Partial<Record<keyof Member, number>> = { group: 80, twitter: 80, jabber: 200, location: 200, interests: 500 };
 
 /** A forum profile as a members.json record, with every value changed or left out named; undefined (and why) when it cannot be one. */
-export function memberRecord(source: SourceMember): { member: Member; notes: string[] } | { skip: string } {
+export function memberRecord(source: SourceMember, base: string): { member: Member; notes: string[] } | { skip: string } {
   const notes: string[] = [];
   const name = source.name.replace(/\s+/g, ' ').trim();
   if (name === '' || [...name].length > 80) return { skip: `name ${JSON.stringify(source.name)} is empty or over 80 characters` };
@@ -97,6 +121,8 @@ export function memberRecord(source: SourceMember): { member: Member; notes: str
     } else member[field] = value;
   }
   if ([...member.group].length > 80) member.group = [...member.group].slice(0, 80).join('').trimEnd();
+  const aliases = aliasesOf([source.url], base);
+  if (aliases.length > 0) member.aliases = aliases;
   return { member, notes };
 }
 

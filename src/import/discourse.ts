@@ -31,6 +31,7 @@ export function discourseTopic(raw: unknown, base: string): SourceTopic | undefi
   return {
     id,
     url: new URL(`t/${encodeURIComponent(slug)}/${id}`, base).href,
+    oldUrls: [new URL(`t/${encodeURIComponent(slug)}/${id}`, base).href, new URL(`t/${id}`, base).href],
     title: text(topic.title) ?? '',
     created,
     updated,

@@ -17,8 +17,10 @@ import { discourseHeaders, discourseSource } from './discourse.ts';
 import { forumIds, parentsFirst, withDescendants } from './mapping.ts';
 import { addForums, readTypes, shownPath, writeForums, type NewForum } from './content-data.ts';
 import { importMembers } from './members.ts';
-import { planPage, scanTopics, writePage, type PageContext, type TopicCounts } from './topic-files.ts';
+import { planPage, relinkTopics, scanTopics, writePage, type PageContext, type TopicCounts } from './topic-files.ts';
 import { readState, stateFileName, writeState } from './state.ts';
+import { aliasesOf } from './old-links.ts';
+import { writeTagAliases } from './tag-aliases.ts';
 import { IMPORT_FORUM_COMMAND, type ForumImportRequest } from './arguments.ts';
 import { progressLine } from './progress.ts';
 
@@ -87,7 +89,7 @@ export async function importForum(request: ForumImportRequest, settings: { limit
   const ids = forumIds(forums, existing, new Map(Object.entries(state.forums).map(([id, forum]) => [id, forum.id])));
   const fallbackId = types.index.byId.get(FALLBACK_FORUM.id)?.group === 'forum' || !taken.has(FALLBACK_FORUM.id) ? FALLBACK_FORUM.id : `${FALLBACK_FORUM.id}-${Date.now()}`;
   const newForums: NewForum[] = [
-    ...forums.map((forum) => ({ id: ids.get(forum.id)!, name: forum.name, ...(forum.parentId !== undefined && ids.has(forum.parentId) ? { parent: ids.get(forum.parentId)! } : {}) })),
+    ...forums.map((forum) => ({ id: ids.get(forum.id)!, name: forum.name, ...(forum.parentId !== undefined && ids.has(forum.parentId) ? { parent: ids.get(forum.parentId)! } : {}), aliases: aliasesOf([forum.url], url) })),
     { id: fallbackId, name: FALLBACK_FORUM.name },
   ];
   for (const forum of forums) state.forums[forum.id] = { id: ids.get(forum.id)!, ...(forum.url ? { url: forum.url } : {}) };
@@ -103,7 +105,7 @@ export async function importForum(request: ForumImportRequest, settings: { limit
     root, contentDir, base: url, source, state, limits: settings.limits, excerptLength: settings.excerptLength,
     types: { forumIds: ids, fallbackForum: fallbackId, tagsPerTopic: settings.limits.tagsPerTopic, index },
     includeHidden: request.includeHidden, dryRun: request.dryRun, slugs: scan.slugs,
-    unrecorded: new Map([...scan.marked].filter(([, file]) => !known.has(file))), counts, report,
+    unrecorded: new Map([...scan.marked].filter(([, file]) => !known.has(file))), counts, written: new Set(), report,
     shown: (file) => shownPath(root, join(contentDir, file)),
   };
   const locked = async <T>(work: () => T): Promise<T> => (request.dryRun ? work() : withLock(join(contentDir, CONTENT_LOCK), work, { waitMs: 60_000 }));
@@ -166,8 +168,12 @@ export async function importForum(request: ForumImportRequest, settings: { limit
     if (counts.failed > 0) complete = false;
     if (olderThanSince > 0) report.push({ file: IMPORT_FORUM_COMMAND, field: '--since', message: `${olderThanSince} topics listed were last active before ${request.since}: not imported` });
 
-    // 4. The members.
-    const members = await importMembers({ root, contentDir, source, state, limits: settings.limits, dryRun: request.dryRun, report, locked });
+    // 4. Links to topics imported after the topic that links to them; with new topics, earlier runs' files too.
+    await locked(() => relinkTopics(context, counts.imported > 0 ? Object.keys(state.topics) : context.written));
+
+    // 5. The tags' old addresses (tags.json), and the members.
+    if (!request.dryRun) await locked(() => report.push(...writeTagAliases(root, contentDir, settings.limits, state)));
+    const members = await importMembers({ root, contentDir, base: url, source, state, limits: settings.limits, dryRun: request.dryRun, report, locked });
     if (!members.complete) complete = false;
     if (complete) state.completedAt = startedAt;
     if (!request.dryRun) await locked(() => writeState(contentDir, state));

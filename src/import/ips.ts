@@ -5,6 +5,7 @@
  */
 import { FetchFailure, type JsonClient } from './http.ts';
 import { count, list, record, text, type ForumSource, type SourceForum, type SourceMember, type SourceTopic } from './source.ts';
+import { forumSitePath } from './old-links.ts';
 
 /** Topics and members a page: few requests, each small enough to be quick. */
 const PER_PAGE = 100;
@@ -37,6 +38,17 @@ export function ipsMember(raw: unknown): SourceMember | undefined {
   return profile;
 }
 
+/**
+ * A topic's address in both forms Invision Community serves it at: friendly (`/topic/1-x/`) and
+ * behind `index.php?` (`/index.php?/topic/1-x/`, the form of a community without URL rewriting).
+ */
+export function ipsTopicUrls(url: string, base: string): string[] {
+  const path = forumSitePath(url, base);
+  if (path === undefined) return [url];
+  const friendly = path.replace(/^\/index\.php\?(?=\/)/, '');
+  return [new URL(friendly.slice(1), base).href, new URL(`index.php?${friendly}`, base).href];
+}
+
 /** One topic object of the API. */
 export function ipsTopic(raw: unknown, base: string): SourceTopic | undefined {
   const topic = record(raw);
@@ -48,10 +60,12 @@ export function ipsTopic(raw: unknown, base: string): SourceTopic | undefined {
   const updated = text(last.date) ?? created;
   const tags = list(topic.tags).map(text).filter((tag): tag is string => tag !== undefined);
   const prefix = text(topic.prefix) || undefined;
+  const url = text(topic.url) ?? new URL(`topic/${id}/`, base).href;
   const tagUrls = Object.fromEntries([...(prefix ? [prefix] : []), ...tags].map((tag) => [tag, new URL(`tags/${encodeURIComponent(tag)}/`, base).href]));
   return {
     id,
-    url: text(topic.url) ?? new URL(`topic/${id}/`, base).href,
+    url,
+    oldUrls: ipsTopicUrls(url, base),
     title: text(topic.title) ?? '',
     author: text(record(first.author).name) ?? '',
     created,

@@ -113,6 +113,8 @@ export interface TopicFields {
   tags: string[];
   replies: number;
   views: number;
+  /** Its addresses on the old forum, as site paths. */
+  aliases?: string[];
 }
 
 /** What a topic needs besides its own values: the forums' ids, where topics of an unknown forum go, the tag limit. */

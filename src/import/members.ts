@@ -14,6 +14,8 @@ import { IMPORT_FORUM_COMMAND } from './arguments.ts';
 export interface MemberImport {
   root: string;
   contentDir: string;
+  /** The forum's address: profile addresses become aliases relative to it. */
+  base: string;
   source: ForumSource;
   state: ImportState;
   limits: Limits;
@@ -38,7 +40,7 @@ export async function importMembers(run: MemberImport): Promise<{ added: number;
   const members: Member[] = [];
   const urls = new Map<string, string | undefined>();
   for (const profile of profiles.members) {
-    const converted = memberRecord(profile);
+    const converted = memberRecord(profile, run.base);
     if ('skip' in converted) {
       note(profile.name, `not listed in members.json: ${converted.skip}`);
       continue;

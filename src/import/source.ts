@@ -15,6 +15,8 @@ export interface SourceTopic {
   id: string;
   /** Its address on the old forum. */
   url: string;
+  /** Every address of it on the old forum (`url` too), recorded as its `aliases`; default: `url`. */
+  oldUrls?: string[];
   title: string;
   /** The first post's author; the listing of some forums lacks it until the topic is read. */
   author?: string;

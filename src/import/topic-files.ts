@@ -15,6 +15,7 @@ import { createFileAtomic } from '../cli/import-workflows-files.ts';
 import { FetchFailure } from './http.ts';
 import { FORUM_IMPORT_MARK, forumTopicText, topicFields, type TopicContext } from './mapping.ts';
 import { postMarkdown } from './post-markdown.ts';
+import { aliasesOf, importedTopicIndex, rewriteOldLinks } from './old-links.ts';
 import type { ForumSource, SourceTopic } from './source.ts';
 import { textHash, type ImportState } from './state.ts';
 import { IMPORT_FORUM_COMMAND } from './arguments.ts';
@@ -56,6 +57,8 @@ export interface PageContext {
   /** Files of an interrupted run that wrote them but not yet its state, by the old address in their import mark. */
   unrecorded: Map<string, string>;
   counts: TopicCounts;
+  /** Ids of the topics this run wrote (their links to topics imported later are rewritten at the end). */
+  written: Set<string>;
   report: Problem[];
   /** Which content file a report line names, relative to the project root. */
   shown: (contentRelative: string) => string;
@@ -145,6 +148,8 @@ export async function planPage(context: PageContext, topics: readonly SourceTopi
   );
 
   const planned: Planned[] = [];
+  // Links to topics imported so far lead to their new pages; those to topics still to come, once the run is through (relinkTopics).
+  const imported = importedTopicIndex(state, context.base, context.unrecorded);
   for (const item of read) {
     const { topic } = item;
     if (!('post' in item) || !item.post) {
@@ -160,7 +165,9 @@ export async function planPage(context: PageContext, topics: readonly SourceTopi
     }
     const known = state.topics[topic.id];
     const folder = topicFolder(mapped.fields.forum, context.types.index);
-    const text = forumTopicText(topic.url, mapped.fields, postMarkdown(item.post.html, context.base));
+    const aliases = aliasesOf(topic.oldUrls ?? [topic.url], context.base);
+    const fields = aliases.length > 0 ? { ...mapped.fields, aliases } : mapped.fields;
+    const text = forumTopicText(topic.url, fields, rewriteOldLinks(postMarkdown(item.post.html, context.base), context.base, imported));
     const name = known?.file ?? `topics/${folder}/${slugFromTitle(mapped.fields.title)}.md`;
     if (Buffer.byteLength(text) > context.limits.topicFileBytes) {
       skip(topic, `its topic file would be ${Buffer.byteLength(text)} bytes, over limits.topicFileBytes (${context.limits.topicFileBytes})`);
@@ -213,6 +220,7 @@ export function writePage(context: PageContext, planned: readonly Planned[]): vo
       if (!context.dryRun) writeFileAtomic(path, plan.text);
       counts.updated++;
       state.topics[topic.id] = { file: plan.file, hash: textHash(plan.text), stamp: topic.stamp, url: topic.url, author: plan.author };
+      context.written.add(topic.id);
       continue;
     }
     for (let slug = uniqueSlug(slugFromTitle(plan.title), context.slugs); ; slug = uniqueSlug(slug, context.slugs)) {
@@ -226,7 +234,28 @@ export function writePage(context: PageContext, planned: readonly Planned[]): vo
       }
       counts.imported++;
       state.topics[topic.id] = { file, hash: textHash(plan.text), stamp: topic.stamp, url: topic.url, author: plan.author };
+      context.written.add(topic.id);
       break;
     }
   }
+}
+
+/**
+ * Rewrites the links of the topics `ids` (written by this run, or by earlier ones, unedited since)
+ * to topics imported after them, now that every imported topic has its page; returns how many changed.
+ */
+export function relinkTopics(context: PageContext, ids: Iterable<string>): number {
+  const index = importedTopicIndex(context.state, context.base);
+  let changed = 0;
+  for (const id of ids) {
+    const known = context.state.topics[id];
+    const text = known ? currentText(join(context.contentDir, known.file)) : undefined;
+    if (!known || text === undefined || textHash(text) !== known.hash) continue;
+    const relinked = rewriteOldLinks(text, context.base, index);
+    if (relinked === text) continue;
+    if (!context.dryRun) writeFileAtomic(join(context.contentDir, known.file), relinked);
+    known.hash = textHash(relinked);
+    changed++;
+  }
+  return changed;
 }

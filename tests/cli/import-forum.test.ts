@@ -2,6 +2,7 @@
 // content written, faults survived, a second run that imports only what changed and leaves a file a
 // person edited alone, the key in no output or file, bad arguments, and a build of what was imported.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,20 +135,39 @@ describe('import-forum --from ips', () => {
     expect(hostile).toContain('![diagram](https://img.example/a.png)');
     expect(hostile).toContain('click me');
     expect(hostile).not.toMatch(/<script|javascript:|onerror|onmouseover|<iframe|data:image/i);
-    expect(hostile).toMatch(/^---\n# imported by import-forum from http:\/\/127\.0\.0\.1:\d+\/topic\/1-hostile-post\/\ntitle: Hostile post\nauthor: member1\ncreated: '2024-01-01T01:00:00Z'\nupdated: '2024-01-02T01:00:00Z'\nforum: scripting\ntags: \[security\]\nreplies: 1\nviews: 13\n---\n/);
+    expect(hostile).toMatch(/^---\n# imported by import-forum from http:\/\/127\.0\.0\.1:\d+\/topic\/1-hostile-post\/\ntitle: Hostile post\nauthor: member1\ncreated: '2024-01-01T01:00:00Z'\nupdated: '2024-01-02T01:00:00Z'\nforum: scripting\ntags: \[security\]\nreplies: 1\nviews: 13\naliases: \[\/topic\/1-hostile-post\/, \/index\.php\?\/topic\/1-hostile-post\/\]\n---\n/);
     const solved = [...topicFiles(dir).values()].find((text) => text.includes('question 10)'));
     expect(solved).toMatch(/tags: \[solved, /);
     const members = JSON.parse(readFileSync(join(dir, 'members.json'), 'utf8'));
     expect(members).toHaveLength(25);
-    expect(members[0]).toEqual({ name: 'member0', joined: '2020-01-01', group: 'Administrators', location: 'Lisbon', interests: 'automation' });
+    expect(members[0]).toEqual({ name: 'member0', joined: '2020-01-01', group: 'Administrators', location: 'Lisbon', interests: 'automation', aliases: ['/profile/1-member0/'] });
     expect(members[2].website).toBeUndefined();
     expect(JSON.stringify(members)).not.toContain('private.example');
     const state = JSON.parse(readFileSync(join(dir, `.tagsite-import-127.0.0.1-${new URL(faulty.url).port}.json`), 'utf8'));
     expect(state.topics['1'].url).toBe(`${faulty.url}topic/1-hostile-post/`);
-    expect(state.forums['3']).toEqual({ id: 'scripting', url: `${faulty.url}forum/3/` });
+    expect(state.forums['3']).toEqual({ id: 'scripting', url: `${faulty.url}forum/3-scripting/` });
     expect(state.members.member1.url).toBe(`${faulty.url}profile/2-member1/`);
     expect(state.tags.json).toBe(`${faulty.url}tags/json/`);
     expectNoSecret(IPS_KEY, outputs, dir);
+  });
+
+  it('records the old addresses of topics, forums, members and tags, and rewrites links to imported topics to their new pages', () => {
+    const stateName = [...files(dir).keys()].find((name) => name.startsWith('.tagsite-import-'))!;
+    const state = JSON.parse(readFileSync(join(dir, stateName), 'utf8'));
+    const page = (id: number) => `/topics/${(state.topics[String(id)].file as string).replace(/^.*\/|\.md$/g, '')}/`;
+    const types = JSON.parse(readFileSync(join(dir, 'content-types.json'), 'utf8'));
+    expect(types.forums[0].aliases).toEqual(['/forum/1-community/']);
+    expect(types.forums[0].children[0].children[0].aliases).toEqual(['/forum/3-scripting/']);
+    // `/tags/<tag>/` is the tag's own page here too: only the prefix, whose old page has capitals, has an alias.
+    expect(JSON.parse(readFileSync(join(dir, 'tags.json'), 'utf8'))).toEqual({ solved: { aliases: ['/tags/Solved/'] } });
+    // Topic 20 links to topic 13 (relative, on a later page: rewritten once the run was through) and 23 (absolute, already imported).
+    const twenty = readFileSync(join(dir, state.topics['20'].file), 'utf8');
+    expect(twenty).toMatch(/^aliases: \[\/topic\/20-[a-z0-9-]+\/, \/index\.php\?\/topic\/20-[a-z0-9-]+\/\]$/m);
+    expect(twenty).toContain(`See [this](${page(13)}) and [that](${page(23)}).`);
+    // Topic 11 links to the hidden topic 4, which was not imported: the old address stays.
+    expect(readFileSync(join(dir, state.topics['11'].file), 'utf8')).toContain(`See [this](${server.url}topic/4-an-old-title/)`);
+    // The state knows the files as they are now: a re-run finds nothing edited.
+    for (const topic of Object.values(state.topics) as Array<{ file: string; hash: string }>) expect(createHash('sha256').update(readFileSync(join(dir, topic.file), 'utf8')).digest('hex')).toBe(topic.hash);
   });
 
   it('after an interruption that lost the state file, a run adopts the files it wrote instead of writing them twice', async () => {
@@ -235,7 +255,17 @@ describe('import-forum --from discourse', () => {
       expect(types.forums[0].children[0]).toMatchObject({ id: 'help-and-support', children: [{ id: 'scripting' }] });
       const members = JSON.parse(readFileSync(join(dir, 'members.json'), 'utf8'));
       expect(members.map((m: { name: string }) => m.name)).not.toContain('member7');
-      expect(members.find((m: { name: string }) => m.name === 'member1')).toEqual({ name: 'member1', joined: '2021-03-02', group: 'Trust level 1', website: 'https://member1.example/', location: 'Porto' });
+      expect(members.find((m: { name: string }) => m.name === 'member1')).toEqual({ name: 'member1', joined: '2021-03-02', group: 'Trust level 1', website: 'https://member1.example/', location: 'Porto', aliases: ['/u/member1'] });
+      expect(types.forums[0].children[0].aliases).toEqual(['/c/help-support/2']);
+      const tagAliases = JSON.parse(readFileSync(join(dir, 'tags.json'), 'utf8'));
+      expect(tagAliases.regex).toEqual({ aliases: ['/tag/regex'] });
+      const stateOf = () => JSON.parse(readFileSync(join(dir, [...files(dir).keys()].find((name) => name.startsWith('.tagsite-import-'))!), 'utf8'));
+      const page = (id: number) => `/topics/${(stateOf().topics[String(id)].file as string).replace(/^.*\/|\.md$/g, '')}/`;
+      const twenty = readFileSync(join(dir, stateOf().topics['20'].file), 'utf8');
+      expect(twenty).toMatch(/^aliases: \[\/t\/[a-z0-9-]+\/20, \/t\/20\]$/m);
+      expect(twenty).toContain(`See [this](${page(13)}) and [that](${page(23)}).`);
+      // Topic 19 links to topic 12, which this run could not read: its old address stays until it is imported.
+      expect(readFileSync(join(dir, stateOf().topics['19'].file), 'utf8')).toContain(`See [this](${server.url}t/an-old-title/12)`);
       expect(validProblems(dir)).toEqual([]);
 
       server.heal();
@@ -248,6 +278,8 @@ describe('import-forum --from discourse', () => {
       expect(asked.filter((path) => path.startsWith('/t/'))).toEqual(['/t/12.json']);
       expect(second.stdout).toContain('200 topics listed: 1 imported, 0 updated, 198 unchanged, 1 skipped, 0 not read');
       expect(topicFiles(dir).size).toBe(199);
+      // Topic 12 is imported now: the link to it from topic 19, written by the first run, leads to its page.
+      expect(readFileSync(join(dir, stateOf().topics['19'].file), 'utf8')).toContain(`See [this](${page(12)})`);
       expectNoSecret(DISCOURSE_KEY, [first.stdout, first.stderr, second.stdout, second.stderr], dir);
 
       // The imported forum builds: its tag pages, search index and member pages show its topics.

@@ -67,7 +67,8 @@ export function fakeTopics(count: number, start = Date.parse('2024-01-01T00:00:0
       created: new Date(created).toISOString(),
       updated: new Date(created + (id % 5) * DAY).toISOString(),
       hidden: false,
-      html: `<p>I am trying to get <strong>${word}</strong> working with <em>${other}</em> in topic ${id}.</p><ul><li>step one</li><li>step two</li></ul><p>See <a href="/topic/${id}-x/">this</a>.</p>`,
+      // Links to an older topic (relative) and a newer one (absolute, `{{forum}}` being the forum's address): the old addresses an import rewrites.
+      html: `<p>I am trying to get <strong>${word}</strong> working with <em>${other}</em> in topic ${id}.</p><ul><li>step one</li><li>step two</li></ul><p>See <a href="/topic/${id > 7 ? id - 7 : id + 1}-an-old-title/">this</a> and <a href="{{forum}}index.php?/topic/${id + 3}-another-title/">that</a>.</p>`,
     });
   }
   const quirk = (id: number, change: Partial<FakeTopic>) => {
@@ -200,10 +201,10 @@ export function startFakeIps(options: FakeOptions): Promise<FakeServer> {
   let base = '';
   const forumObject = (id: number) => {
     const forum = FAKE_FORUMS.find((f) => f.id === id) ?? { id, name: `Forum ${id}`, parentId: null, type: 'discussions' };
-    return { id: forum.id, name: forum.name, path: forum.name, type: forum.type, topics: 0, url: `${base}forum/${forum.id}/`, parentId: forum.parentId };
+    return { id: forum.id, name: forum.name, path: forum.name, type: forum.type, topics: 0, url: `${base}forum/${forum.id}-${forum.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}/`, parentId: forum.parentId };
   };
   const post = (topic: FakeTopic, date: string, first: boolean) => ({
-    id: topic.id * 10 + (first ? 0 : 1), item_id: topic.id, author: { id: topic.author ? 1 : 0, name: topic.author }, date, content: first ? topic.html : '<p>a reply</p>', hidden: false, url: `${base}topic/${topic.id}/`,
+    id: topic.id * 10 + (first ? 0 : 1), item_id: topic.id, author: { id: topic.author ? 1 : 0, name: topic.author }, date, content: first ? topic.html.replaceAll('{{forum}}', base) : '<p>a reply</p>', hidden: false, url: `${base}topic/${topic.id}/`,
   });
   const members = () => Array.from({ length: MEMBER_COUNT }, (_, n) => ({
     id: n + 1,
@@ -253,6 +254,9 @@ export function startFakeIps(options: FakeOptions): Promise<FakeServer> {
 /** A Discourse: /site.json, /categories.json, /latest.json?page=N, /t/<id>.json, /u/<name>.json; Api-Key / Api-Username when a key is set. */
 export function startFakeDiscourse(options: FakeOptions): Promise<FakeServer> {
   const topics = fakeTopics(options.topics);
+  let base = '';
+  // Its links in Discourse's forms: `/t/<slug>/<id>`, and `/t/<slug>/<id>/<post>` on the forum's address.
+  const cooked = (html: string) => html.replace(/href="\/topic\/(\d+)-([^"/]*)\/"/g, 'href="/t/$2/$1"').replace(/href="\{\{forum\}\}index\.php\?\/topic\/(\d+)-([^"/]*)\/"/g, `href="${base}t/$2/$1/2"`);
   const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 50) || 'topic';
   const categories = FAKE_FORUMS.filter((f) => f.type !== 'redirect').map((f) => ({ id: f.id, name: f.name, slug: slug(f.name), ...(f.parentId ? { parent_category_id: f.parentId } : {}) }));
   const PER_PAGE = 30;
@@ -281,7 +285,7 @@ export function startFakeDiscourse(options: FakeOptions): Promise<FakeServer> {
     if (topic) {
       const found = topics[Number(topic[1]) - 1];
       if (!found) throw new Error('not found');
-      return { id: found.id, title: found.title, post_stream: { posts: [{ id: found.id * 10, post_number: 1, username: found.author || 'system', cooked: found.html, created_at: found.created }], stream: [found.id * 10] }, details: { created_by: { username: found.author } } };
+      return { id: found.id, title: found.title, post_stream: { posts: [{ id: found.id * 10, post_number: 1, username: found.author || 'system', cooked: cooked(found.html), created_at: found.created }], stream: [found.id * 10] }, details: { created_by: { username: found.author } } };
     }
     const user = /^\/u\/([^/]+)\.json$/.exec(path);
     if (user) {
@@ -299,5 +303,8 @@ export function startFakeDiscourse(options: FakeOptions): Promise<FakeServer> {
     ['/t/12.json', 'not-json-always'],
   ]);
   const authorised = (request: IncomingMessage) => options.key === undefined || (request.headers['api-key'] === options.key && request.headers['api-username'] === 'importer');
-  return serve(options, topics, handle, authorised, faults);
+  return serve(options, topics, handle, authorised, faults).then((server) => {
+    base = server.url;
+    return server;
+  });
 }

@@ -185,11 +185,11 @@ describe('topics', () => {
     });
   });
   it('a member record: date only, group by default, websites that can be published, fields cut to their limits', () => {
-    expect(memberRecord({ name: 'm', joined: '2020-05-06T23:59:00-02:00', website: 'ftp://x', interests: 'i'.repeat(600) })).toEqual({
+    expect(memberRecord({ name: 'm', joined: '2020-05-06T23:59:00-02:00', website: 'ftp://x', interests: 'i'.repeat(600) }, 'https://forum.example/')).toEqual({
       member: { name: 'm', joined: '2020-05-07', group: 'Members', interests: 'i'.repeat(500) },
       notes: ['website "ftp://x" is not an http or https address: left out', 'interests is 600 characters: cut to 500'],
     });
-    expect(memberRecord({ name: 'm' })).toEqual({ skip: 'no valid join date (null)' });
+    expect(memberRecord({ name: 'm' }, 'https://forum.example/')).toEqual({ skip: 'no valid join date (null)' });
   });
   it('the forum address is checked and made a base', () => {
     expect(forumUrl('https://f.example/community')).toEqual({ url: 'https://f.example/community/' });
