@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { EMPTY_QUERY, parseSearchParams, searchParamsOf, type SearchQuery } from '../../src/search/query.ts';
-import { daysAgo, moveTypedFilters, notUnderstoodText, readTypedFilters, typedFiltersOf, wordsWhileTyping } from '../../src/search/typed-filters.ts';
+import { moveTypedFilters, notUnderstoodText, readTypedFilters, typedFiltersOf, wordsWhileTyping } from '../../src/search/typed-filters.ts';
+import { daysAgo } from '../../src/search/typed-operators.ts';
 import { normaliseTag } from '../../src/model/tags.ts';
 import { NOWS, structuredQueryArb, tagArb, wordsQueryArb } from './search-corpus.ts';
 import { ODD_VALUES } from './odd-values.ts';
