@@ -142,6 +142,20 @@ describe('typed filters on /search/', () => {
     await page.close();
   });
 
+  it("on a tag page's panel moves the other operators and names tags: (the page's tag is fixed)", async () => {
+    const page = await open('/tags/api/');
+    await page.click('details.filter-panel summary');
+    const before = await page.evaluate(() => location.search);
+    await page.fill('details.filter-panel [name="q"]', 'tags:json @alice replies-min:3');
+    await page.press('details.filter-panel [name="q"]', 'Enter');
+    await page.waitForFunction((old) => location.search !== old, before);
+    await done(page);
+    expect(await page.evaluate(() => location.search)).toBe(`?q=${encodeURIComponent('tags:json')}&author=alice&min_replies=3`);
+    expect(await page.textContent('details.filter-panel [data-typed-note]')).toBe(`Not understood, so searched as words: "tags:json" (this page lists the tag 'api' only).`);
+    expect(await page.textContent('details.filter-panel [data-operators-help]')).not.toContain('tags:api+json');
+    await page.close();
+  });
+
   it('finds a quoted phrase only where its words stand together, and every such topic', async () => {
     let page = await open('/search/');
     await submitWords(page, '"token refresh loop" in:title');

@@ -5,6 +5,7 @@
  */
 import { filtersText } from '../../model/listing.ts';
 import { EMPTY_QUERY, searchParamsOf, type SearchQuery } from '../../search/query.ts';
+import { wordsWhileTyping } from '../../search/typed-filters.ts';
 import { backends } from './backend.ts';
 import { readConfig } from './config.ts';
 import { facetsView, withFacet } from './facets.ts';
@@ -148,7 +149,7 @@ export function start(root: HTMLElement): void {
     typing: (input) => {
       suggest(input);
       // The words' index files load during the pause before the search, not after it.
-      if (input.name === 'q') where.words().prefetchWords(input.value);
+      if (input.name === 'q') where.words().prefetchWords(wordsWhileTyping(input.value));
     },
     shownTags: () => latestQuery.tags.join(','),
     submitted: () => fold(true),
