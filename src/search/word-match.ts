@@ -184,12 +184,16 @@ export class WordMatcher {
     return hit && hit.item !== word ? hit.item : undefined;
   }
 
-  /** Starts fetching what `q`'s words will need (vocabulary and own postings shard), e.g. while they are typed. */
+  /** Starts fetching what `q`'s words will need (vocabulary and own postings shard; positions for a phrase), e.g. while they are typed. */
   prefetch(q: string): void {
     for (const word of queryWords(q)) {
       if (!this.vocabKeys.has(vocabKey(word))) continue;
       void this.vocabShard(vocabKey(word)).catch(() => undefined);
       void this.postingsShard(postingsShard(word, this.bounds)).catch(() => undefined);
+    }
+    // A phrase's words need their positions too (a quote still open is no phrase yet).
+    for (const term of queryPhrases(q).flat()) {
+      if (this.vocabKeys.has(vocabKey(term))) void this.positionsShard(postingsShard(term, this.bounds)).catch(() => undefined);
     }
   }
 

@@ -243,15 +243,18 @@ describe('the word index layout', () => {
     );
   });
 
-  it("prefetches, for words being typed, exactly each word's vocabulary shard and own postings shard", async () => {
+  it("prefetches, for words being typed, exactly each word's vocabulary shard and own postings shard, and a phrase's words' positions", async () => {
+    const input = corpusArb.chain(({ topics }) => fc.record({ topics: fc.constant(topics), q: fc.oneof(wordsQueryArb, phraseQueryArb(topics)) }));
     await fc.assert(
-      fc.asyncProperty(corpusArb, wordsQueryArb, async ({ topics }, q) => {
+      fc.asyncProperty(input, async ({ topics, q }) => {
         const { files, core } = siteIndex(topics);
         const { read, reads } = readerOf(files);
         new WordMatcher(read, core).prefetch(q);
         await new Promise((resolve) => setTimeout(resolve, 0));
-        const known = [...new Set(terms(q))].filter((word) => core.vocabKeys.includes(word.codePointAt(0)!.toString(16)));
+        const isKnown = (word: string) => core.vocabKeys.includes(word.codePointAt(0)!.toString(16));
+        const known = [...new Set(terms(q))].filter(isKnown);
         const want = known.flatMap((word) => [`vocab/${word.codePointAt(0)!.toString(16)}.json`, `postings/${postingsShard(word, core.postingBounds)}.json`]);
+        want.push(...queryPhrases(q).flat().filter(isKnown).map((word) => `positions/${postingsShard(word, core.postingBounds)}.json`));
         expect(new Set(reads)).toEqual(new Set(want));
       }),
       { numRuns: 60 },
