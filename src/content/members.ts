@@ -44,5 +44,6 @@ export function readMembers(json: JsonFile, file: string): { members: Member[]; 
       });
     }
   });
-  return { members: schemaFaults > 0 ? [] : members, problems, aliases: schemaFaults > 0 ? [] : aliases };
+  // The aliases of the records without a fault are checked against the others' even when one has a fault.
+  return { members: schemaFaults > 0 ? [] : members, problems, aliases };
 }

@@ -1,6 +1,10 @@
 // Old addresses (SPEC 10): the 404 page's lookup (findOldAddress and the keys behind it), the file a
 // redirect page can stand at, and the checks of aliases across records and the site's own addresses.
 import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadContent } from '../../src/content/load.ts';
 import { addressKey, findOldAddress, idKeys, lookupKeys, redirectFile, shardCount, shardOf, withoutBase } from '../../src/model/old-addresses.ts';
 import { oldAddresses, readAliases, SITE_SECTIONS, type AliasTarget, type DeclaredAlias } from '../../src/content/aliases.ts';
 import { lookupEntries, lookupFiles, oldAddressRedirects } from '../../src/outputs/old-addresses.ts';
@@ -154,5 +158,26 @@ describe('aliases across the content', () => {
     expect(lines(problems)).toEqual(['content/members.json:3: [0].aliases: has 21 aliases; at most 20 allowed']);
     expect(read).toHaveLength(21);
     expect(read[0]).toMatchObject({ path: '/t/0', line: 4, field: '[0].aliases[0]' });
+  });
+});
+
+describe('aliases in every content file', () => {
+  it('are read from topics, forums and categories, members and tags, each problem blamed on its file, line and field', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tagsite-aliases-'));
+    mkdirSync(join(dir, 'topics'));
+    writeFileSync(join(dir, 'content-types.json'), '{\n  "forums": [\n    { "id": "kitchen", "name": "Kitchen", "aliases": ["/forum/7-kitchen/", "/u/hazel"] }\n  ],\n  "categories": [{ "id": "recipes", "name": "Recipes", "kind": "articles", "aliases": ["/search/"] }]\n}\n');
+    writeFileSync(join(dir, 'members.json'), '[\n  {\n    "name": "Hazel",\n    "joined": "2021-04-01",\n    "group": "Members",\n    "aliases": [\n      "/u/hazel"\n    ]\n  },\n  { "name": "Orrin", "joined": "2022-01-01", "group": "Staff", "aliases": ["no-slash"] }\n]\n');
+    writeFileSync(join(dir, 'tags.json'), '{\n  "bread": {\n    "aliases": ["/forum/7-kitchen"]\n  }\n}\n');
+    writeFileSync(join(dir, 'topics', 'bread.md'), '---\ntitle: Bread\nauthor: Hazel\ncreated: 2024-01-01\nforum: kitchen\ntags: [bread]\n---\nText.\n');
+    writeFileSync(join(dir, 'topics', 'rye.md'), `---\ntitle: Rye\nauthor: Hazel\ncreated: 2024-01-01\nforum: kitchen\naliases:\n${Array.from({ length: 21 }, (_, i) => `  - /t/rye/${i + 1}\n`).join('')}---\nText.\n`);
+    const { problems, content } = loadContent({ root: dir, contentDir: dir, excerptLength: 200 });
+    expect(problems.map(formatProblem)).toEqual([
+      "content-types.json:5: categories[0].aliases[0]: '/search/' is an address of the site's own /search/: an alias names an old address the site does not serve",
+      "members.json:7: [0].aliases[0]: '/u/hazel' names the same address as content-types.json:3 forums[0].aliases[1] ('/u/hazel'): an old address leads to one page; remove one",
+      expect.stringMatching(/^members\.json:10: \[1\]\.aliases\[0\]: "no-slash" is not valid: One old address/),
+      "tags.json:3: bread.aliases[0]: '/forum/7-kitchen' names the same address as content-types.json:3 forums[0].aliases[0] ('/forum/7-kitchen/'): an old address leads to one page; remove one",
+      'topics/rye.md:6: aliases: has 21 aliases; at most 20 allowed',
+    ]);
+    expect(content.oldAddresses.find(({ key }) => key === '/u/hazel')?.to).toBe('/search/?type=kitchen');
   });
 });
