@@ -90,9 +90,11 @@ function servedBySite(path: string, site: SiteAddresses, records: { topics: Set<
   if (segments.length === 0) return 'the home page';
   const [first, second] = segments as [string, string | undefined];
   if (!site.sections.has(first)) return undefined;
-  // An old page of a record that is gone (a renamed topic's `/topics/old-slug/`) is free.
+  // An old page of a record that is gone (a renamed topic's `/topics/old-slug/`) is free; not the
+  // member list's pages (`/members/2/`: a member's segment is never all digits) nor `/tags/intersection/`.
   const own = { topics: records.topics, tags: records.tags, members: records.members }[first as 'topics' | 'tags' | 'members'];
-  if (own && segments.length === 2 && !own.has(second!)) return undefined;
+  const listPage = (first === 'members' && /^\d+$/.test(second ?? '')) || (first === 'tags' && second === 'intersection');
+  if (own && segments.length === 2 && !own.has(second!) && !listPage) return undefined;
   return own && segments.length === 2 ? `the site's page /${first}/${second}/` : `the site's own /${first}${first.includes('.') ? '' : '/'}`;
 }
 

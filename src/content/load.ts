@@ -122,10 +122,11 @@ function prepare(options: LoadOptions) {
   return { problems, contentTypes, members: members.members, memberAliases: members.aliases, links: links.links, tags: tags.tags, context, files: topicFiles(options.root, options.contentDir, problems), sections: publicNames(options.root) };
 }
 
-/** The names at the top of the project's public/ folder: the site serves them, so no alias may name them. */
+/** The names at the top of the project's public/ folder and its own pages (src/pages): the site serves them, so no alias may name them. */
 function publicNames(root: string): string[] {
-  const dir = join(root, 'public');
-  return existsSync(dir) ? readdirSync(dir) : [];
+  const names = (dir: string) => (existsSync(join(root, dir)) ? readdirSync(join(root, dir)) : []);
+  const pages = names('src/pages').filter((name) => !/^[_[]/.test(name)).map((name) => name.replace(/\.(astro|mdx?|ts|js)$/, ''));
+  return [...names('public'), ...pages];
 }
 
 /** The checks across topics (slugs, workflow files), then all problems in file order. */

@@ -138,6 +138,7 @@ describe('aliases across the content', () => {
         alias('/tags/c~2b~2b/', topic('a'), 'content/topics/a.md', 'aliases[3]'),
         alias('/_astro/x.js', topic('a'), 'content/topics/a.md', 'aliases[4]'),
         alias('/t/other-slug/9', topic('b'), 'content/topics/b.md', 'aliases[1]'),
+        alias('/members/2/', topic('b'), 'content/topics/b.md', 'aliases[2]'),
       ],
       site,
     );
@@ -147,6 +148,7 @@ describe('aliases across the content', () => {
       "content/topics/a.md:7: aliases[3]: '/tags/c~2b~2b/' is an address of the site's page /tags/c~2b~2b/: an alias names an old address the site does not serve",
       "content/topics/a.md:7: aliases[4]: '/_astro/x.js' is an address of the site's own /_astro/: an alias names an old address the site does not serve",
       "content/topics/b.md:7: aliases[1]: '/t/other-slug/9' names t/9 of the old forum, as content/topics/a.md:7 aliases[0] ('/t/x/9') does for another page: the 404 page could not tell where it leads; remove one",
+      "content/topics/b.md:7: aliases[2]: '/members/2/' is an address of the site's page /members/2/: an alias names an old address the site does not serve",
     ]);
     // A page of a member who is gone is free.
     expect(addresses.map(({ key }) => key)).toEqual(['/t/x/9', '/members/someone-gone/']);
