@@ -19,6 +19,12 @@ export function discourseTag(raw: unknown): string | undefined {
   return text(raw) ?? text(record(raw).name);
 }
 
+/** A topic's addresses: `/t/<slug>/<id>` (its `url`) and `/t/<id>`. */
+export function discourseTopicUrls(url: string, base: string): string[] {
+  const id = /\/t\/[^/]+\/(\d+)\/?$/.exec(new URL(url).pathname)?.[1];
+  return id ? [url, new URL(`t/${id}`, base).href] : [url];
+}
+
 /** One row of `topic_list.topics`. */
 export function discourseTopic(raw: unknown, base: string): SourceTopic | undefined {
   const topic = record(raw);
@@ -31,7 +37,7 @@ export function discourseTopic(raw: unknown, base: string): SourceTopic | undefi
   return {
     id,
     url: new URL(`t/${encodeURIComponent(slug)}/${id}`, base).href,
-    oldUrls: [new URL(`t/${encodeURIComponent(slug)}/${id}`, base).href, new URL(`t/${id}`, base).href],
+    oldUrls: discourseTopicUrls(new URL(`t/${encodeURIComponent(slug)}/${id}`, base).href, base),
     title: text(topic.title) ?? '',
     created,
     updated,
@@ -72,6 +78,7 @@ export function discourseCategories(reply: unknown, base: string): SourceForum[]
 export function discourseSource(base: string, client: JsonClient): ForumSource {
   const at = (path: string) => new URL(path, base).href;
   return {
+    topicUrls: (url) => discourseTopicUrls(url, base),
     async forums() {
       try {
         return discourseCategories(await client.getJson(at('site.json')), base);

@@ -168,8 +168,8 @@ export async function importForum(request: ForumImportRequest, settings: { limit
     if (counts.failed > 0) complete = false;
     if (olderThanSince > 0) report.push({ file: IMPORT_FORUM_COMMAND, field: '--since', message: `${olderThanSince} topics listed were last active before ${request.since}: not imported` });
 
-    // 4. Links to topics imported after the topic that links to them; with new topics, earlier runs' files too.
-    await locked(() => relinkTopics(context, counts.imported > 0 ? Object.keys(state.topics) : context.written));
+    // 4. Links to topics imported after the topic that links to them, and the aliases of files written before imports recorded them.
+    await locked(() => relinkTopics(context, Object.keys(state.topics)));
 
     // 5. The tags' old addresses (tags.json), and the members.
     if (!request.dryRun) await locked(() => report.push(...writeTagAliases(root, contentDir, settings.limits, state)));

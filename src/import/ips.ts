@@ -112,6 +112,7 @@ export function ipsSource(base: string, client: JsonClient): ForumSource {
   }
 
   return {
+    topicUrls: (url) => ipsTopicUrls(url, base),
     async forums() {
       const forums: SourceForum[] = [];
       await paged('forums/forums', {}, async (results) => {

@@ -57,6 +57,8 @@ export interface SourceMember {
 
 /** A forum's software, as the importer uses it. */
 export interface ForumSource {
+  /** Every address the forum serves a topic at, from its address (`url`): its `aliases`. */
+  topicUrls(url: string): string[];
   /** Reads the forum tree. */
   forums(): Promise<SourceForum[]>;
   /**

@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, openSync, readSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
+import { dump } from 'js-yaml';
 import { readTopic } from '../content/topics.ts';
 import type { ContentTypeIndex } from '../content/content-types.ts';
 import type { Limits } from '../content/limits.ts';
@@ -240,9 +241,17 @@ export function writePage(context: PageContext, planned: readonly Planned[]): vo
   }
 }
 
+/** A topic file with `aliases` in its front matter, when it has none (a file an import wrote before it recorded them). */
+function withAliases(text: string, aliases: readonly string[]): string {
+  const end = text.indexOf('\n---\n', 4);
+  if (aliases.length === 0 || end < 0 || /^aliases:/m.test(text.slice(0, end))) return text;
+  return `${text.slice(0, end + 1)}${dump({ aliases }, { lineWidth: -1, flowLevel: 1 })}${text.slice(end + 1)}`;
+}
+
 /**
- * Rewrites the links of the topics `ids` (written by this run, or by earlier ones, unedited since)
- * to topics imported after them, now that every imported topic has its page; returns how many changed.
+ * Once every imported topic has its page: rewrites the links of the imported topics (unedited since)
+ * to topics imported after them, and gives files written before imports recorded old addresses their
+ * `aliases` (from the address in the state). Returns how many files changed.
  */
 export function relinkTopics(context: PageContext, ids: Iterable<string>): number {
   const index = importedTopicIndex(context.state, context.base);
@@ -251,7 +260,7 @@ export function relinkTopics(context: PageContext, ids: Iterable<string>): numbe
     const known = context.state.topics[id];
     const text = known ? currentText(join(context.contentDir, known.file)) : undefined;
     if (!known || text === undefined || textHash(text) !== known.hash) continue;
-    const relinked = rewriteOldLinks(text, context.base, index);
+    const relinked = rewriteOldLinks(withAliases(text, aliasesOf(context.source.topicUrls(known.url), context.base)), context.base, index);
     if (relinked === text) continue;
     if (!context.dryRun) writeFileAtomic(join(context.contentDir, known.file), relinked);
     known.hash = textHash(relinked);
