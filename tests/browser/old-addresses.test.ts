@@ -14,6 +14,7 @@ import { launchChromium } from '../helpers/browser.ts';
 import { startFakeDiscourse, startFakeIps, type FakeServer } from '../helpers/fake-forums.ts';
 import { serveStatic, type StaticHost } from '../../src/cli/static-server.ts';
 import { forumSitePath } from '../../src/import/old-links.ts';
+import { headersForPath } from '../../src/outputs/headers.ts';
 import { memberPath, tagPath, topicPath } from '../../src/model/urls.ts';
 import { normaliseTag, tagProblem } from '../../src/model/tags.ts';
 import type { ImportState } from '../../src/import/state.ts';
@@ -41,7 +42,9 @@ async function importedSite(from: 'ips' | 'discourse', server: FakeServer): Prom
   const state = JSON.parse(readFileSync(join(content, readdirSync(content).find((name) => name.startsWith('.tagsite-import-'))!), 'utf8')) as ImportState;
   const { outDir } = await buildSite(content);
   cleanUp.push(() => rmSync(join(outDir, '..'), { recursive: true, force: true }));
-  const site = await serveStatic(outDir);
+  // Served with the site's own _headers, as a host that reads them: the 404 page's script runs under its Content-Security-Policy.
+  const rules = readFileSync(join(outDir, '_headers'), 'utf8');
+  const site = await serveStatic(outDir, '/', { headers: (path) => headersForPath(rules, path) });
   cleanUp.push(() => site.close());
   return { site, state };
 }
@@ -63,6 +66,10 @@ function oldAddresses(state: ImportState, topicForms: (path: string) => string[]
 async function visit(site: StaticHost, pairs: Array<[string, string]>): Promise<string[]> {
   const page: Page = await browser.newPage();
   const missed: string[] = [];
+  page.on('console', (message) => {
+    // The hostile topic's image from another host is blocked as the policy means to; a blocked script or fetch would be the 404 page's.
+    if (message.type() === 'error' && /Content[- ]Security[- ]Policy/i.test(message.text()) && !/img-src/.test(message.text())) missed.push(`CSP: ${message.text()}`);
+  });
   for (const [old, to] of pairs) {
     const target = new URL(to, 'http://x');
     await page.goto(`${site.url}${old}`);
