@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { runScript } from '../helpers/cli.ts';
+import { fixturesDir, tempConfig } from '../build/fixture-copies.ts';
 import { buildSite } from '../helpers/build.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { startFakeDiscourse, startFakeIps, type FakeServer } from '../helpers/fake-forums.ts';
@@ -116,3 +117,22 @@ describe('every old address of an imported forum reaches its new page', () => {
     expect(await visit(site, pairs)).toEqual([]);
   }, 240_000);
 });
+
+it('under a sub-path (`base`), redirect pages and the 404 page lead to the page under it too', async () => {
+  const config = tempConfig('{}');
+  cleanUp.push(() => config.remove());
+  const { outDir } = await buildSite(join(fixturesDir, 'old-addresses'), { ...config.env, TAGSITE_BASE: '/sub/' });
+  cleanUp.push(() => rmSync(join(outDir, '..'), { recursive: true, force: true }));
+  const site = await serveStatic(outDir, '/sub/');
+  cleanUp.push(() => site.close());
+  expect(readFileSync(join(outDir, '_redirects'), 'utf8')).toContain('/sub/topic/101-feeding-a-starter/ /sub/topics/starter-feeding/ 301');
+  expect(
+    await visit(site, [
+      ['/topic/101-feeding-a-starter/', '/sub/topics/starter-feeding/'],
+      ['/index.php?/topic/101-another-slug/', '/sub/topics/starter-feeding/'],
+      ['/t/202/9', '/sub/topics/rye-crumb/'],
+      ['/viewtopic.php?t=303', '/sub/topics/knife-care/'],
+      ['/articles.php?cat=2', '/sub/search/?type=recipes'],
+    ]),
+  ).toEqual([]);
+}, 120_000);
