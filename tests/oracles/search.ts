@@ -3,7 +3,8 @@
  * (src/search/engine.ts) is checked against. Written from the SPEC, not from the engine: it
  * looks at every topic, compares dates as UTC calendar days, and sorts with plain comparators.
  * Words are only matched exactly here (with the tokenizer of words.ts, which defines what a word
- * is); the engine's fuzzy matching must find at least these.
+ * is, and its queryPhrases, what a quoted phrase is); the engine's fuzzy matching must find at least
+ * these, and nothing where a phrase's words do not stand together.
  */
 import type { Topic } from '../../src/content/topics.ts';
 import type { ContentType } from '../../src/content/content-types.ts';

@@ -1,7 +1,8 @@
 // Words (`q`): through the built vocabulary and postings shards (WordMatcher, Fuse.js for typos),
 // every topic that contains all (or any) of the query's words exactly must be found, in titles
 // and posts or in titles only, on /search/'s index and on a tag's own file; words only narrow
-// the structured results; and a typo a letter away still finds the word.
+// the structured results; a typo a letter away still finds the word; and a quoted phrase finds
+// exactly the topics where its words stand together (positions files, read only for phrases).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Topic } from '../../src/content/topics.ts';
