@@ -162,6 +162,12 @@ describe('typed filters on /search/', () => {
     expect(await page.textContent('[data-result-count]')).toBe('Found 0 results');
     // What an operator set stays in its field: Search in is now Titles only.
     expect(await page.inputValue('#search-in')).toBe('titles');
+    // A way out: the words without quotes.
+    const before = await page.evaluate(() => location.search);
+    await page.locator('[data-no-results] a', { hasText: "Words 'token refresh loop' without quotes" }).click();
+    await page.waitForFunction((old) => location.search !== old, before);
+    await done(page);
+    expect(new URLSearchParams(await page.evaluate(() => location.search)).get('q')).toBe('token refresh loop');
     await page.close();
     page = await open('/search/');
     await submitWords(page, '"token refresh loop" @alice');

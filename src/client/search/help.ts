@@ -1,6 +1,7 @@
 // What "Found 0 results" offers: the filters in effect, and one-click ways out of them.
 import { dateFilterText, filterPhrases, noResultsText, wordsText } from '../../model/listing.ts';
 import { EMPTY_QUERY, type SearchQuery } from '../../search/query.ts';
+import { queryPhrases } from '../../search/words.ts';
 
 /** One way out: a label and the search it leads to. */
 export interface WayOut {
@@ -39,8 +40,9 @@ function editDistance(a: string, b: string, cap: number): number {
 
 /**
  * Ways out of a search that found nothing, most helpful first: a close tag for an unknown one, a
- * close word for a word that matched nothing, any tag or any word instead of all, then removing
- * each filter in turn. `fixedTag` (a tag page's) is never offered for removal.
+ * close word for a word that matched nothing, the words of a phrase without its quotes, any tag or
+ * any word instead of all, then removing each filter in turn. `fixedTag` (a tag page's) is never
+ * offered for removal.
  */
 export function waysOut(query: SearchQuery, knownTags: ReadonlySet<string> | undefined, closeWords: ReadonlyArray<[string, string]>, fixedTag: string | undefined, typeName: (id: string) => string): WayOut[] {
   const ways: WayOut[] = [];
@@ -57,6 +59,11 @@ export function waysOut(query: SearchQuery, knownTags: ReadonlySet<string> | und
     if (!close) continue;
     const q = query.q.split(' ').map((w) => (w.toLowerCase() === word ? close : w)).join(' ');
     ways.push({ label: `Words '${q}' instead`, query: { ...page1, q } });
+  }
+  // A phrase asks for its words side by side: without the quotes they may stand apart.
+  if (queryPhrases(query.q).length > 0) {
+    const q = query.q.replaceAll('"', '').replace(/\s+/gu, ' ').trim();
+    ways.push({ label: `Words '${q}' without quotes`, query: { ...page1, q } });
   }
   if (tags.length > 1 && query.match === 'all') ways.push({ label: 'Match any tag', query: { ...page1, match: 'any' } });
   if (query.q.includes(' ') && query.words === 'all') ways.push({ label: 'Match any word', query: { ...page1, words: 'any' } });
