@@ -81,3 +81,16 @@ export function hostLimitWarnings(size: SiteSize, limits: readonly HostLimit[] =
   }
   return warnings;
 }
+
+/** Static rules of `_redirects` that Cloudflare Pages reads (as of 2026; and 100 dynamic ones): it ignores the rest. */
+export const CLOUDFLARE_REDIRECT_RULES = 2_000;
+
+/** A line when the site's `_redirects` has more rules than Cloudflare Pages reads; old addresses are served without them anyway. */
+export function redirectRulesWarning(redirects: string): string | undefined {
+  const rules = redirects.split(/\r?\n/).filter((line) => line.trim() !== '' && !line.trim().startsWith('#')).length;
+  if (rules <= CLOUDFLARE_REDIRECT_RULES) return undefined;
+  return (
+    `warning: _redirects has ${rules.toLocaleString('en')} rules, more than Cloudflare Pages reads (${CLOUDFLARE_REDIRECT_RULES.toLocaleString('en')}): ` +
+    'there the rest are ignored, and the redirect pages and the 404 page lead those old addresses to their pages (without a 301)'
+  );
+}

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { loadContentInParallel, type RenderMemory } from '../content/load.ts';
 import { ContentProblemsError, type Problem } from '../content/problems.ts';
 import type { Limits } from '../content/limits.ts';
@@ -18,7 +18,7 @@ import { tagRedirects, writeRedirects } from '../outputs/redirects.ts';
 import { oldAddressRedirects } from '../outputs/old-addresses.ts';
 import { siteRootUrl } from '../model/urls.ts';
 import { siteProblems } from '../integration/options.ts';
-import { hostLimitWarnings, measureSite, sizeLine } from './host-limits.ts';
+import { hostLimitWarnings, measureSite, redirectRulesWarning, sizeLine } from './host-limits.ts';
 import { carryOver, codeDigest, forgetPages, noteSource, pruneCaches, rememberedPosts, rememberPages, rememberPosts, reusablePages } from './cache.ts';
 import { indexAndFeedsInWorker } from './index-and-feeds.ts';
 import { buildStore, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
@@ -133,7 +133,9 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   rmSync(join(fresh, '.prerender'), { recursive: true, force: true });
   carryOver(reuse.reused, settings.outDir, fresh);
   const size = measureSite(fresh);
-  const warnings = hostLimitWarnings(size);
+  const redirectsFile = join(fresh, '_redirects');
+  const redirectsWarning = existsSync(redirectsFile) ? redirectRulesWarning(readFileSync(redirectsFile, 'utf8')) : undefined;
+  const warnings = [...hostLimitWarnings(size), ...(redirectsWarning ? [redirectsWarning] : [])];
 
   // 6. Swap. The old keys are forgotten before the output is replaced, so a crash can never pair old keys with new files.
   forgetPages(build.cacheDir);

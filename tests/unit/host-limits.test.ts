@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hostLimitWarnings, measureSite, readableBytes, sizeLine } from '../../src/build/host-limits.ts';
+import { hostLimitWarnings, measureSite, readableBytes, redirectRulesWarning, sizeLine } from '../../src/build/host-limits.ts';
 
 const MiB = 1024 * 1024;
 
@@ -40,5 +40,15 @@ describe("the hosts' limits", () => {
     expect(warnings[1]).toMatch(/^warning: search-index\/core\.json is 25\.0 MB, more than Cloudflare Pages takes \(25\.0 MB a file\)/);
     expect(warnings[2]).toMatch(/^warning: the site is 1\.00 GB, more than GitHub Pages takes \(1\.00 GB a site\): .*`excerptLength`/);
     for (const warning of warnings) expect(warning).not.toContain('\n');
+  });
+});
+
+describe('_redirects', () => {
+  it('warns when it has more rules than Cloudflare Pages reads, comments and blank lines aside', () => {
+    const rules = (n: number) => `# Old addresses\n${Array.from({ length: n }, (_, i) => `/t/${i} /topics/t${i}/ 301`).join('\n')}\n\n`;
+    expect(redirectRulesWarning(rules(2000))).toBeUndefined();
+    expect(redirectRulesWarning(rules(2001))).toBe(
+      'warning: _redirects has 2,001 rules, more than Cloudflare Pages reads (2,000): there the rest are ignored, and the redirect pages and the 404 page lead those old addresses to their pages (without a 301)',
+    );
   });
 });
