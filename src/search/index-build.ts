@@ -94,33 +94,41 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
     }
   });
   // Postings shards: consecutive runs of the sorted terms, each of about POSTINGS_PER_SHARD postings.
+  // Each shard is written as soon as it is full and its terms let go: the positions of a big site
+  // (a number per word of every post) are never all held both as numbers and as text.
   const vocab = new Map<string, VocabFile>();
-  const shards: PostingsFile[] = [];
-  const positionShards: PositionsFile[] = [];
   const postingBounds: string[] = [];
+  let shard: PostingsFile = {};
+  let positionShard: PositionsFile = {};
+  const writeShard = () => {
+    const n = Math.max(0, postingBounds.length - 1);
+    files.set(`postings/${n}.json`, JSON.stringify(shard));
+    files.set(`positions/${n}.json`, JSON.stringify(positionShard));
+  };
   let inShard = Infinity;
   for (const term of [...postings.keys()].sort()) {
     const entry = postings.get(term)!;
+    postings.delete(term);
     const key = vocabKey(term);
     let file = vocab.get(key);
     if (!file) vocab.set(key, (file = { terms: [], df: [] }));
     file.terms.push(term);
     file.df.push(entry.all.length);
     if (inShard > 0 && inShard + entry.all.length > POSTINGS_PER_SHARD) {
-      shards.push({});
-      positionShards.push({});
+      if (postingBounds.length > 0) writeShard();
+      shard = {};
+      positionShard = {};
       postingBounds.push(term);
       inShard = 0;
     }
     inShard += entry.all.length;
-    shards.at(-1)![term] = [deltaEncode(entry.all), deltaEncode(entry.title)];
-    positionShards.at(-1)![term] = entry.positions;
+    shard[term] = [deltaEncode(entry.all), deltaEncode(entry.title)];
+    positionShard[term] = entry.positions;
   }
-  if (shards.length === 0) (shards.push({}), positionShards.push({}), postingBounds.push(''));
+  if (postingBounds.length === 0) postingBounds.push('');
+  writeShard();
   const vocabKeys = [...vocab.keys()].sort();
   for (const [key, file] of vocab) files.set(`vocab/${key}.json`, JSON.stringify(file));
-  shards.forEach((shard, n) => files.set(`postings/${n}.json`, JSON.stringify(shard)));
-  positionShards.forEach((shard, n) => files.set(`positions/${n}.json`, JSON.stringify(shard)));
 
   const row = (topic: Topic): DisplayRow => [
     topic.slug, topic.title, topic.excerpt, Math.floor(topic.updatedMs / 1000), topic.replies, topic.author, topic.tags,
