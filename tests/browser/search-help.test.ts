@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildSite, copyOfSampleContent } from '../helpers/build.ts';
 import { projectRoot } from '../helpers/cli.ts';
 import { serveStatic, type StaticHost } from '../../src/cli/static-server.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { launchChromium, openSearch, SEARCH_SHOWN } from '../helpers/browser.ts';
 import { loadContent, type SiteContent } from '../../src/content/load.ts';
 import { foldWord } from '../../src/search/words.ts';
 
@@ -29,15 +29,8 @@ afterAll(async () => {
   await site?.close();
 });
 
-const done = (page: Page) => page.waitForFunction(() => document.querySelector<HTMLElement>('[data-search-root]')?.dataset.searchState === 'done' && !document.documentElement.hasAttribute('data-address-filters'));
-
-async function open(path: string): Promise<Page> {
-  const page = await context.newPage();
-  await page.clock.setFixedTime(NOW);
-  await page.goto(`${site.url}${path}`);
-  await done(page);
-  return page;
-}
+const done = (page: Page) => page.waitForFunction(SEARCH_SHOWN);
+const open = (path: string) => openSearch(context, `${site.url}${path}`, NOW);
 
 const heading = (page: Page) => page.textContent('[data-search-heading]');
 

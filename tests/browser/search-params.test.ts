@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildSampleSite } from '../helpers/build.ts';
 import { serveStatic, type StaticHost } from '../../src/cli/static-server.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { launchChromium, SEARCH_SHOWN } from '../helpers/browser.ts';
 import { ODD_VALUES, SEARCH_PARAMS, MEMBER_PARAMS } from '../unit/odd-values.ts';
 
 let browser: Browser;
@@ -33,7 +33,7 @@ async function open(path: string, done: string): Promise<{ page: Page; errors: s
   return { page, errors };
 }
 
-const searchDone = `document.querySelector('[data-search-root]')?.dataset.searchState === 'done' && !document.documentElement.hasAttribute('data-address-filters')`;
+const searchDone = SEARCH_SHOWN;
 const membersDone = `!document.documentElement.hasAttribute('data-address-filters')`;
 
 describe.each([

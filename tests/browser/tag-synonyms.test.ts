@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildSite } from '../helpers/build.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { launchChromium, SEARCH_SHOWN } from '../helpers/browser.ts';
 import { fixturesDir, tempConfig } from '../build/fixture-copies.ts';
 import { serveStatic, type StaticHost } from '../../src/cli/static-server.ts';
 
@@ -58,7 +58,7 @@ it('an intersection page lists and paginates its topics with JavaScript off', as
 it('tags=<synonym> on /search/ finds the canonical tag’s topics', async () => {
   const page = await browser.newPage();
   await page.goto(`${site.url}/search/?tags=js`);
-  await page.waitForFunction(`document.querySelector('[data-search-root]')?.dataset.searchState === 'done' && !document.documentElement.hasAttribute('data-address-filters')`);
+  await page.waitForFunction(SEARCH_SHOWN);
   await expect(page.locator('[data-result-count]').textContent()).resolves.toBe('Found 7 results');
   expect((await shownSlugs(page)).length).toBe(5);
   await expect(page.locator('[data-tag-note]').textContent()).resolves.toBe('');

@@ -1,4 +1,4 @@
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { existsSync } from 'node:fs';
 
 /** Debian's Chromium (installed by .ci/run); CHROMIUM_PATH overrides. */
@@ -21,4 +21,20 @@ export async function launchChromium(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+}
+
+/**
+ * True in a page once its search shows the address's own answer: results painted (SPEC 4.1
+ * `data-search-state`) and first-paint.js's hold on the static listing dropped. A string, so it
+ * runs as it is in the page.
+ */
+export const SEARCH_SHOWN = `document.querySelector('[data-search-root]')?.dataset.searchState === 'done' && !document.documentElement.hasAttribute('data-address-filters')`;
+
+/** Opens `url` in a new page of `context` with the page's clock fixed at `now`, once its search is shown. */
+export async function openSearch(context: BrowserContext, url: string, now: Date): Promise<Page> {
+  const page = await context.newPage();
+  await page.clock.setFixedTime(now);
+  await page.goto(url);
+  await page.waitForFunction(SEARCH_SHOWN);
+  return page;
 }
