@@ -107,9 +107,10 @@ export class WordMatcher {
     const n = postingsShard(term, this.bounds);
     const [postings, positions] = await Promise.all([this.postingsShard(n), this.positionsShard(n)]);
     const out = new Map<number, { title: Float64Array; post: Float64Array }>();
-    const entry = postings[term];
-    const flat = positions[term];
-    if (!entry || !flat) return out;
+    // A term of the query, not of the vocabulary: own keys only (`constructor` is no entry of a shard).
+    if (!Object.hasOwn(postings, term) || !Object.hasOwn(positions, term)) return out;
+    const entry = postings[term]!;
+    const flat = positions[term]!;
     const ordinals = deltaDecode(entry[0]);
     for (let i = 0, at = 0; i < ordinals.length; i++) {
       const head = flat[at++]!;

@@ -183,6 +183,8 @@ describe('words over /search/ (core.json, vocabulary and postings shards)', () =
       topic('in-post', 'Tips', '<p>A Shell, script runner!</p>'),
       topic('across-fields', 'Using shell', '<p>script runner</p>'),
       topic('reversed', 'Runner', '<p>runner script, then shell</p>'),
+      // Puts terms in the vocabulary and postings shards a 'constructor' would be looked up in.
+      topic('config', 'Config', '<p>config and cron</p>'),
     ];
     const found = (q: string, where: 'all' | 'titles' = 'all') => searchSite(topics, { ...EMPTY_QUERY, q, in: where, sort: 'newest' }, new Date()).then((slugs) => slugs.sort());
     expect(await found('"shell script runner"')).toEqual(['in-post', 'together']);
@@ -194,6 +196,9 @@ describe('words over /search/ (core.json, vocabulary and postings shards)', () =
     expect(await searchSite(topics, { ...EMPTY_QUERY, q: '"script runner" notes', words: 'any', sort: 'newest' }, new Date()).then((s) => s.sort())).toEqual(['across-fields', 'in-post', 'pairs-only', 'together']);
     expect(await found('"shel script"')).toEqual([]);
     expect(await found('"runner"')).toEqual(['across-fields', 'in-post', 'pairs-only', 'reversed', 'together']);
+    // A word the index lacks, named like an Object.prototype member of the shards it would be in, finds nothing.
+    expect(await found('"script constructor"')).toEqual([]);
+    expect(await found('"constructor runner"')).toEqual([]);
   });
 
   it('reads positions files only for a quoted phrase, and only those of its own words', async () => {
