@@ -46,12 +46,13 @@ function wordScore(words: WordMatches, ordinal: number): { hits: number; total: 
   return { hits, total, phrases: true };
 }
 
-/** Whether a topic's word score (wordScore) passes: all or any of the words, and every phrase. */
-function matches({ hits, phrases }: { hits: number; phrases: boolean }, words: WordMatches, mode: 'all' | 'any'): boolean {
+/** How many of the matches are words (not phrases): what `all` asks a topic to hold. */
+const wordCount = (words: WordMatches) => words.filter((word) => !word.phrase).length;
+
+/** Whether a topic's word score (wordScore) passes: all `held` words (or any of them), and every phrase. */
+function matches({ hits, phrases }: { hits: number; phrases: boolean }, held: number, mode: 'all' | 'any'): boolean {
   if (!phrases) return false;
-  let count = 0;
-  for (const word of words) if (!word.phrase) count++;
-  return mode === 'all' ? hits === count && hits > 0 : hits > 0;
+  return mode === 'all' ? hits === held && hits > 0 : hits > 0;
 }
 
 /** Keeps the candidates that match the words (`all` or `any` of them); their relevancy is indexed by local ordinal. */
@@ -61,10 +62,11 @@ export function wordFilter(index: SearchIndex, candidates: Uint32Array, words: W
   const score = new Float64Array(index.count);
   const kept = new Uint32Array(candidates.length);
   let size = 0;
+  const held = wordCount(words);
   for (let c = 0; c < candidates.length; c++) {
     const local = candidates[c]!;
     const scored = wordScore(words, global[local]!);
-    if (matches(scored, words, mode)) {
+    if (matches(scored, held, mode)) {
       kept[size++] = local;
       score[local] = scored.total;
     }
@@ -88,10 +90,11 @@ export function onlyWords(query: SearchQuery): boolean {
 export function rankWords(count: number, words: WordMatches, mode: 'all' | 'any', page: number, pageSize: number): Omit<SearchResult, 'facets'> {
   const kept: number[] = [];
   const score = new Float64Array(count);
+  const held = wordCount(words);
   for (let ordinal = 0; ordinal < count; ordinal++) {
     const scored = wordScore(words, ordinal);
     // A `q` with no words in it (`?!`) filters nothing, as in runSearch.
-    if (words.length === 0 || matches(scored, words, mode)) (kept.push(ordinal), (score[ordinal] = scored.total));
+    if (words.length === 0 || matches(scored, held, mode)) (kept.push(ordinal), (score[ordinal] = scored.total));
   }
   return paged(Uint32Array.from(kept).sort((a, b) => score[b]! - score[a]! || a - b), page, pageSize);
 }
