@@ -1,6 +1,6 @@
-import Fuse from 'fuse.js';
+import type Fuse from 'fuse.js';
 import { deltaDecode, type PositionsFile, type PostingsFile, type VocabFile } from './index-format.ts';
-import { postingsShard, queryPhrases, queryWords, vocabKey } from './words.ts';
+import { firstWordFiles, positionsPath, postingsPath, postingsShard, queryPhrases, queryWords, vocabKey, vocabPath } from './words.ts';
 import { EXACT_IN_TITLE, EXACT_WORD, type WordMatches } from './relevance.ts';
 
 const NO_SCORES = new Float64Array(0);
@@ -14,6 +14,16 @@ interface VocabShard {
 
 /** Fuse.js's typo tolerance: a term matches when some part of it is within 34% of the word's length in edits. */
 const FUSE_OPTIONS = { includeScore: true, threshold: 0.34, ignoreLocation: true, minMatchCharLength: 2 };
+
+/**
+ * A word held as typed by at least this many topics is taken as meant: it matches its prefixes but
+ * no typos (`form` finds `forms`, not `fork`). A rarer word, or one no topic holds, is
+ * matched a typo away too. Fuse.js is then loaded (most words of a big site never need it).
+ */
+export const TYPOS_BELOW = 25;
+
+let fuseModule: Promise<typeof Fuse> | undefined;
+const loadFuse = () => (fuseModule ??= import('fuse.js').then((module) => module.default));
 
 /** The looser tolerance of a close word offered when a word matched nothing (see closeTerm). */
 const CLOSE_THRESHOLD = 0.5;
@@ -57,13 +67,13 @@ const MAX_EXPANSIONS = 8;
 
 /**
  * Finds the topics matching each word of a query (SPEC 4.2 `q`): every topic containing the word
- * itself, plus those containing a term that starts with it or is a typo away from it (Fuse.js over
- * the vocabulary shard of the word's first character). Only the shards a query needs are read.
+ * itself, plus those containing a term that starts with it or, for a word few topics hold
+ * (TYPOS_BELOW), is a typo away from it (Fuse.js over the vocabulary shard of the word's first
+ * character). Only the shards a query needs are read.
  */
 export class WordMatcher {
-  private readonly vocab = new Map<string, Promise<VocabShard | undefined>>();
-  private readonly postings = new Map<number, Promise<PostingsFile>>();
-  private readonly positions = new Map<number, Promise<PositionsFile>>();
+  /** Index files asked for, by path: each is read once. */
+  private readonly files = new Map<string, Promise<unknown>>();
   private readonly read: IndexReader;
   private readonly vocabKeys: Set<string>;
   private readonly bounds: readonly string[];
@@ -76,27 +86,22 @@ export class WordMatcher {
     this.topicCount = info.count;
   }
 
+  private file<T>(path: string): Promise<T> {
+    let file = this.files.get(path);
+    if (!file) this.files.set(path, (file = this.read<T>(path)));
+    return file as Promise<T>;
+  }
+
   private vocabShard(key: string): Promise<VocabShard | undefined> {
-    let shard = this.vocab.get(key);
-    if (!shard) {
-      shard = this.vocabKeys.has(key)
-        ? this.read<VocabFile>(`vocab/${key}.json`).then((file) => ({ file }))
-        : Promise.resolve(undefined);
-      this.vocab.set(key, shard);
-    }
-    return shard;
+    return this.vocabKeys.has(key) ? this.file<VocabFile>(vocabPath(key)).then((file) => ({ file })) : Promise.resolve(undefined);
   }
 
   private postingsShard(n: number): Promise<PostingsFile> {
-    let shard = this.postings.get(n);
-    if (!shard) this.postings.set(n, (shard = this.read<PostingsFile>(`postings/${n}.json`)));
-    return shard;
+    return this.file<PostingsFile>(postingsPath(n));
   }
 
   private positionsShard(n: number): Promise<PositionsFile> {
-    let shard = this.positions.get(n);
-    if (!shard) this.positions.set(n, (shard = this.read<PositionsFile>(`positions/${n}.json`)));
-    return shard;
+    return this.file<PositionsFile>(positionsPath(n));
   }
 
   /**
@@ -162,11 +167,14 @@ export class WordMatcher {
       // Terms sorted: the ones starting with the word follow its insertion point.
       const prefixEnd = found.size + MAX_EXPANSIONS;
       for (let i = exact >= 0 ? exact + 1 : ~exact; i < terms.length && terms[i]!.startsWith(word) && found.size < prefixEnd; i++) found.set(i, PREFIX);
-      const candidates = typoCandidates(terms, word);
-      const fuse = new Fuse(candidates.map((i) => terms[i]!), FUSE_OPTIONS);
-      for (const hit of fuse.search(word, { limit: MAX_EXPANSIONS })) {
-        const i = candidates[hit.refIndex]!;
-        if (!found.has(i)) found.set(i, TYPO * (1 - (hit.score ?? 0)));
+      if (exact < 0 || df[exact]! < TYPOS_BELOW) {
+        const candidates = typoCandidates(terms, word);
+        const Fuse = await loadFuse();
+        const fuse = new Fuse(candidates.map((i) => terms[i]!), FUSE_OPTIONS);
+        for (const hit of fuse.search(word, { limit: MAX_EXPANSIONS })) {
+          const i = candidates[hit.refIndex]!;
+          if (!found.has(i)) found.set(i, TYPO * (1 - (hit.score ?? 0)));
+        }
       }
     }
     return [...found].map(([i, weight]) => ({ term: terms[i]!, weight, df: df[i]! }));
@@ -181,21 +189,14 @@ export class WordMatcher {
     if (!shard || [...word].length < 2) return undefined;
     const { terms } = shard.file;
     const candidates = typoCandidates(terms, word, CLOSE_THRESHOLD);
+    const Fuse = await loadFuse();
     const hit = new Fuse(candidates.map((i) => terms[i]!), { ...FUSE_OPTIONS, threshold: CLOSE_THRESHOLD }).search(word, { limit: 1 })[0];
     return hit && hit.item !== word ? hit.item : undefined;
   }
 
-  /** Starts fetching what `q`'s words will need (vocabulary and own postings shard; positions for a phrase), e.g. while they are typed. */
+  /** Starts fetching what `q`'s words will need (see firstWordFiles), e.g. while they are typed. */
   prefetch(q: string): void {
-    for (const word of queryWords(q)) {
-      if (!this.vocabKeys.has(vocabKey(word))) continue;
-      void this.vocabShard(vocabKey(word)).catch(() => undefined);
-      void this.postingsShard(postingsShard(word, this.bounds)).catch(() => undefined);
-    }
-    // A phrase's words need their positions too (a quote still open is no phrase yet).
-    for (const term of queryPhrases(q).flat()) {
-      if (this.vocabKeys.has(vocabKey(term))) void this.positionsShard(postingsShard(term, this.bounds)).catch(() => undefined);
-    }
+    for (const path of firstWordFiles(q, this.vocabKeys, this.bounds)) void this.file(path).catch(() => undefined);
   }
 
   /**
@@ -216,9 +217,7 @@ export class WordMatcher {
       queryWords(q).map(async (word) => {
         const scores = new Float64Array(this.topicCount);
         const exact = new Uint8Array(this.topicCount);
-        // The word's own postings shard is asked for alongside its vocabulary: its terms, and those
-        // it is a prefix of, are usually all there, so most words cost one round of fetches.
-        this.prefetch(word);
+        this.prefetch(word); // its vocabulary and own postings at once (firstWordFiles)
         const expansions = await this.expand(word);
         if (seen) {
           for (const { term } of expansions) seen.terms.add(term);

@@ -61,3 +61,27 @@ export function postingsShard(term: string, bounds: readonly string[]): number {
   }
   return low;
 }
+
+export const vocabPath = (key: string) => `vocab/${key}.json`;
+export const postingsPath = (n: number) => `postings/${n}.json`;
+export const positionsPath = (n: number) => `positions/${n}.json`;
+
+/**
+ * The index files (paths under /search-index/) `q`'s words need first: each word's vocabulary
+ * shard and its own postings shard (its terms, and those it is a prefix of, are usually all there,
+ * so most words cost one round of fetches), and the positions of a quoted phrase's words. Words
+ * whose vocabulary shard does not exist need none. The files of prefixes and typos follow, once
+ * the vocabulary is read.
+ */
+export function firstWordFiles(q: string, vocabKeys: ReadonlySet<string>, bounds: readonly string[]): string[] {
+  const files = new Set<string>();
+  for (const word of queryWords(q)) {
+    if (!vocabKeys.has(vocabKey(word))) continue;
+    files.add(vocabPath(vocabKey(word))).add(postingsPath(postingsShard(word, bounds)));
+  }
+  // A quote still open is no phrase yet.
+  for (const term of queryPhrases(q).flat()) {
+    if (vocabKeys.has(vocabKey(term))) files.add(positionsPath(postingsShard(term, bounds)));
+  }
+  return [...files];
+}

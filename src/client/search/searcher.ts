@@ -5,6 +5,7 @@ import { onlyWords, rankWords } from '../../search/relevance.ts';
 import { FACETS_SHOWN, namedFacets, typeChoices } from '../../search/facets.ts';
 import { type CoreFile, type DisplayFiles, type DisplayRow, type TagFile, type TagOrdinalsFile, type WordsFile } from '../../search/index-format.ts';
 import type { WordMatcher } from '../../search/word-match.ts';
+import { firstWordFiles } from '../../search/words.ts';
 import type { Choices, IndexSource, ResultRow, SearchRequest, SearchResults } from './protocol.ts';
 import { comparePopularity } from '../../model/popularity.ts';
 import { DisplayPrefetch, SearchGate } from './prefetch.ts';
@@ -43,6 +44,11 @@ export class Searcher {
    * few connections. A file that failed is forgotten, and its rows come from the small files.
    */
   private readonly allFiles = new Map<number, Promise<DisplayRow[] | undefined>>();
+  /**
+   * Word index files asked for before the word matcher was made (see askForWords); the matcher's
+   * first read of each takes it from here.
+   */
+  private readonly early = new Map<string, Promise<unknown>>();
   /** Searches under way: the next page's prefetched rows wait for them (see SearchGate). */
   private readonly gate = new SearchGate();
   private readonly prefetch = new DisplayPrefetch({
@@ -77,14 +83,14 @@ export class Searcher {
     const { source } = this;
     // A tag's file numbers its topics locally: words need their global ordinals, fetched with them.
     const ordinals = source.kind === 'tag' ? this.loadIndex().then((index) => (index.global ? undefined : this.readJson<TagOrdinalsFile>(`tag-ordinals/${source.slug}.json`))) : undefined;
-    // Word matching (and Fuse.js with it) loads with the first words: the page's own thread, which
-    // runs only structured filters, never fetches it.
+    // Word matching loads with the first words (Fuse.js only with a word that needs typos): the
+    // page's own thread, which runs only structured filters, never fetches it.
     const matching = import('../../search/word-match.ts');
     this.words = Promise.all([this.wordsFile(), ordinals, matching]).then(
       ([info, ordinals, { WordMatcher }]) => {
         if (ordinals) withGlobalOrdinals(this.index!, ordinals);
         if (source.kind === 'site') this.display = info;
-        return new WordMatcher((path) => this.readJson(path), info);
+        return new WordMatcher((path) => this.indexFile(path), info);
       },
       (error: Error) => {
         this.words = undefined; // tried again on the next search
@@ -92,6 +98,31 @@ export class Searcher {
       },
     );
     return this.words;
+  }
+
+  /** An index file for the word matcher: the one asked for early, or a fresh read. */
+  private indexFile<T>(path: string): Promise<T> {
+    const early = this.early.get(path);
+    this.early.delete(path);
+    return (early as Promise<T> | undefined) ?? this.readJson<T>(path);
+  }
+
+  /**
+   * Asks for the files `q`'s words need first (firstWordFiles) as soon as words.json is here: the
+   * word-match chunk (Fuse.js with it) loads meanwhile, instead of before them.
+   */
+  private askForWords(q: string): void {
+    this.wordsFile().then(
+      (info) => {
+        for (const path of firstWordFiles(q, new Set(info.vocabKeys), info.postingBounds)) {
+          if (this.early.has(path)) continue;
+          const file = this.readJson(path);
+          file.catch(() => undefined); // the search that reads it reports a failure
+          this.early.set(path, file);
+        }
+      },
+      () => undefined, // the search reports it
+    );
   }
 
   private displayShard(n: number, priority?: RequestPriority): Promise<DisplayRow[]> {
@@ -207,6 +238,7 @@ export class Searcher {
     const seen = { terms: new Set<string>(), unmatched: [] as string[] };
     const quick = request.partial && !this.index && this.source.kind === 'site' && onlyWords(query);
     const idx = quick ? undefined : await this.loadIndex();
+    if (query.q && !this.words) this.askForWords(query.q);
     const matcher = query.q ? await this.wordMatcher() : undefined;
     const matches = matcher ? await matcher.match(query.q, query.in === 'titles', seen) : undefined;
     const engineStarted = performance.now();
