@@ -173,6 +173,23 @@ describe('where /search/ runs its searches', () => {
     await page.close();
   });
 
+  it('asks for words.json from <head> for a shared link with words alone, once, and for no other address', async () => {
+    const word = content.topics[0]!.title.split(' ')[0]!.toLowerCase();
+    const page = await browser.newPage();
+    await page.clock.setFixedTime(NOW);
+    const preloads = () => page.$$eval('link[rel="preload"]', (links) => links.map((link) => [link.getAttribute('as'), link.getAttribute('href')]));
+    const start = site.served.length;
+    await page.goto(`${site.url}/search/?q=${encodeURIComponent(word)}&words=any`);
+    await done(page);
+    expect(await preloads()).toEqual([['fetch', '/search-index/words.json']]);
+    expect(site.served.slice(start).filter((response) => response.path === '/search-index/words.json'), 'the page read the preloaded file').toHaveLength(1);
+    // With a filter the worker searches, and the page's preload cache is not its own.
+    await page.goto(`${site.url}/search/?q=${encodeURIComponent(word)}&author=${encodeURIComponent(content.topics[0]!.author)}`);
+    await done(page);
+    expect(await preloads()).toEqual([]);
+    await page.close();
+  });
+
   it('runs every search in the worker on a site too big for the page, with the same results', async () => {
     const { page, workers } = await openSearch('?sort=views', 1_000_000);
     expect(workers()).toBe(1);
