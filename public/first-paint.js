@@ -5,19 +5,53 @@
 // A file, not inline code, so a strict Content-Security-Policy (script-src 'self') allows it.
 if (/[?&][^=&#]+=[^&#]/.test(location.search)) document.documentElement.setAttribute('data-address-filters', '');
 
-// /search/ opened with words alone (a shared link, answered from the word index without core.json):
-// its first index file is asked for now, alongside the page's scripts, which then read it from the
-// preload cache. Other addresses search in a worker, which cannot read it there.
+// /search/ opened with words alone (a shared link, answered in the page from the word index,
+// without core.json): words.json is asked for now, while the page still loads, and handed to the
+// page's search (Searcher.wordsFile) as `tagsiteWordsFile`. Plain words (letters and digits) also
+// have their vocabulary and postings files preloaded as soon as it is here, by the rules of
+// src/search/words.ts (firstWordFiles); anything else waits for the page's own script. Other
+// addresses search in a worker, which could not use them.
 (function () {
-  var wordsIndex = document.currentScript && document.currentScript.dataset.wordsIndex;
+  var script = document.currentScript;
+  var wordsIndex = script && script.dataset.wordsIndex;
   var params = new URLSearchParams(location.search);
-  var wordsAlone = (params.get('q') || '').trim() !== '' && Array.from(params.keys()).every(function (name) { return ['q', 'words', 'in', 'page'].indexOf(name) >= 0; });
-  if (wordsIndex && wordsAlone) {
-    var preload = document.createElement('link');
-    preload.rel = 'preload';
-    preload.as = 'fetch';
-    preload.crossOrigin = 'anonymous';
-    preload.href = wordsIndex;
-    document.head.appendChild(preload);
-  }
+  var q = (params.get('q') || '').trim().toLowerCase();
+  var wordsAlone = q !== '' && Array.from(params.keys()).every(function (name) { return ['q', 'words', 'in', 'page'].indexOf(name) >= 0; });
+  if (!wordsIndex || !wordsAlone) return;
+  var words = fetch(wordsIndex).then(function (response) {
+    if (!response.ok) throw new Error('could not load words.json (HTTP ' + response.status + ')');
+    return response.json();
+  });
+  window.tagsiteWordsFile = words;
+  var plain = /^[a-z0-9\s]+$/.test(q);
+  words.then(function (info) {
+    if (!plain) return;
+    var base = wordsIndex.slice(0, wordsIndex.lastIndexOf('/') + 1);
+    var asked = {};
+    q.split(/\s+/).forEach(function (word) {
+      var key = word.charCodeAt(0).toString(16);
+      if (info.vocabKeys.indexOf(key) < 0) return;
+      // The word's postings shard: the last whose first term is not after it.
+      var bounds = info.postingBounds;
+      var low = 0;
+      var high = bounds.length - 1;
+      while (low < high) {
+        var mid = (low + high + 1) >> 1;
+        if (bounds[mid] <= word) low = mid;
+        else high = mid - 1;
+      }
+      ['vocab/' + key + '.json', 'postings/' + low + '.json'].forEach(function (path) {
+        if (asked[path]) return;
+        asked[path] = true;
+        var preload = document.createElement('link');
+        preload.rel = 'preload';
+        preload.as = 'fetch';
+        preload.crossOrigin = 'anonymous';
+        preload.href = base + path;
+        document.head.appendChild(preload);
+      });
+    });
+  }, function () {
+    // the page's search reports it
+  });
 })();

@@ -15,7 +15,8 @@ import { writeCorpus } from '../../scripts/bench/corpus.ts';
 import { loadContent, type SiteContent } from '../../src/content/load.ts';
 import { parseSearchParams } from '../../src/search/query.ts';
 import { decodeIndex, runSearch } from '../../src/search/engine.ts';
-import type { CoreFile, DisplayRow } from '../../src/search/index-format.ts';
+import type { CoreFile, DisplayRow, WordsFile } from '../../src/search/index-format.ts';
+import { firstWordFiles } from '../../src/search/words.ts';
 import { WordMatcher } from '../../src/search/word-match.ts';
 import { oracleSearch } from '../oracles/search.ts';
 
@@ -173,20 +174,27 @@ describe('where /search/ runs its searches', () => {
     await page.close();
   });
 
-  it('asks for words.json from <head> for a shared link with words alone, once, and for no other address', async () => {
-    const word = content.topics[0]!.title.split(' ')[0]!.toLowerCase();
+  it("asks for words.json, and plain words' first index files, from <head> for a shared link with words alone; each once", async () => {
+    const words = [...new Set(content.topics.slice(0, 2).map((topic) => topic.title.split(' ')[0]!.toLowerCase()))];
+    expect(words.every((word) => /^[a-z0-9]+$/.test(word)), words.join(' ')).toBe(true);
     const page = await browser.newPage();
     await page.clock.setFixedTime(NOW);
-    const preloads = () => page.$$eval('link[rel="preload"]', (links) => links.map((link) => [link.getAttribute('as'), link.getAttribute('href')]));
+    const preloads = () => page.$$eval('link[rel="preload"]', (links) => links.map((link) => `${link.getAttribute('as')} ${link.getAttribute('href')}`));
     const start = site.served.length;
-    await page.goto(`${site.url}/search/?q=${encodeURIComponent(word)}&words=any`);
+    await page.goto(`${site.url}/search/?q=${encodeURIComponent(words.join(' '))}&words=any`);
     await done(page);
-    expect(await preloads()).toEqual([['fetch', '/search-index/words.json']]);
-    expect(site.served.slice(start).filter((response) => response.path === '/search-index/words.json'), 'the page read the preloaded file').toHaveLength(1);
-    // With a filter the worker searches, and the page's preload cache is not its own.
-    await page.goto(`${site.url}/search/?q=${encodeURIComponent(word)}&author=${encodeURIComponent(content.topics[0]!.author)}`);
+    const info = JSON.parse(readFileSync(join(outDir, 'search-index/words.json'), 'utf8')) as WordsFile;
+    const wanted = firstWordFiles(words.join(' '), new Set(info.vocabKeys), info.postingBounds);
+    expect(wanted.length).toBeGreaterThan(0);
+    expect((await preloads()).sort()).toEqual(wanted.map((path) => `fetch /search-index/${path}`).sort());
+    // The page's own search read each of them (and words.json) from what <head> asked for.
+    const served = site.served.slice(start).map((response) => response.path);
+    for (const path of ['words.json', ...wanted]) expect(served.filter((p) => p === `/search-index/${path}`), path).toHaveLength(1);
+    // With a filter the worker searches: it could not use them.
+    await page.goto(`${site.url}/search/?q=${encodeURIComponent(words[0]!)}&author=${encodeURIComponent(content.topics[0]!.author)}`);
     await done(page);
     expect(await preloads()).toEqual([]);
+    expect(await page.evaluate(() => 'tagsiteWordsFile' in window)).toBe(false);
     await page.close();
   });
 

@@ -70,9 +70,14 @@ export class Searcher {
     return (await response.json()) as T;
   }
 
-  /** The site's words.json (core.json carries the same fields, and the display file size). */
+  /**
+   * The site's words.json (core.json carries the same fields, and the display file size): on
+   * /search/ opened with words alone, the one first-paint.js asked for from <head>.
+   */
   private wordsFile(): Promise<WordsFile> {
-    return (this.siteWords ??= this.readJson<WordsFile>('words.json').catch((error: Error) => {
+    const early = (globalThis as { tagsiteWordsFile?: Promise<WordsFile> }).tagsiteWordsFile;
+    delete (globalThis as { tagsiteWordsFile?: unknown }).tagsiteWordsFile;
+    return (this.siteWords ??= (early ?? this.readJson<WordsFile>('words.json')).catch((error: Error) => {
       this.siteWords = undefined; // tried again on the next search
       throw error;
     }));
@@ -109,7 +114,8 @@ export class Searcher {
 
   /**
    * Asks for the files `q`'s words need first (firstWordFiles) as soon as words.json is here: the
-   * word-match chunk (Fuse.js with it) loads meanwhile, instead of before them.
+   * word-match chunk loads meanwhile, instead of before them. (For a shared link's plain words,
+   * first-paint.js preloaded them already: these requests take them from the preload cache.)
    */
   private askForWords(q: string): void {
     this.wordsFile().then(
