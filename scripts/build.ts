@@ -1,5 +1,6 @@
 /**
- * `npm run build [-- --content <dir>] [--out <dir>] [--clean]`: `astro build` with these flags. The
+ * `npm run build [-- --content <dir>] [--out <dir>] [--clean]`: `astro build` with these flags,
+ * unless nothing has changed since the last build of the output (src/build/unchanged.ts). The
  * build itself (validate first, pages beside the output, swap in whole, reuse unchanged pages) is
  * the tagsite integration's: src/build/pipeline.ts.
  */
@@ -7,6 +8,7 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildStore } from '../src/build/store.ts';
 import { workFolder } from '../src/build/swap.ts';
+import { buildInputs, contentListing, stampBuild, unchangedOutput } from '../src/build/unchanged.ts';
 import { configProblem, contentDir, parseArgs, printProblems, projectRoot } from '../src/cli/project.ts';
 import { exitWithUsageOnHelp } from '../src/cli/usage.ts';
 
@@ -18,16 +20,26 @@ if (args.problems.length > 0) {
   printProblems(args.problems);
   process.exit(1);
 }
+const out = args.values.out as string | undefined;
+// TAGSITE_CONFIG names another config file (the tests give each scenario its own).
+const configFile = process.env.TAGSITE_CONFIG;
+const content = contentDir(root, args.values.content as string | undefined);
+const clean = args.values.clean === true;
+// Nothing changed since the last build of this output (src/build/unchanged.ts): it is kept, and Astro never starts.
+const inputs = buildInputs(root, configFile);
+const contentFiles = contentListing(content);
+const kept = clean ? undefined : unchangedOutput(root, content, out, inputs, contentFiles);
+if (kept) {
+  console.log(`nothing changed since the last build of ${kept} (content, code, config, and the output as it left it): kept as it is in ${(performance.now() / 1000).toFixed(1)} s; --clean builds anew`);
+  process.exit(0);
+}
 // A syntax error in the config is one line with its line number, before Astro prints its own.
 const config = configProblem(root);
 if (config) {
   printProblems([config]);
   process.exit(1);
 }
-const out = args.values.out as string | undefined;
-// TAGSITE_CONFIG names another config file (the tests give each scenario its own).
-const configFile = process.env.TAGSITE_CONFIG;
-buildStore().request = { contentDir: contentDir(root, args.values.content as string | undefined), clean: args.values.clean === true, ...(configFile ? { configFile } : {}) };
+buildStore().request = { contentDir: content, clean, ...(configFile ? { configFile } : {}) };
 
 try {
   const { build } = await import('astro');
@@ -46,5 +58,6 @@ try {
 }
 
 const outcome = buildStore().outcome!;
+stampBuild(root, content, out, inputs, contentFiles, outcome.outDir);
 const reused = outcome.reused > 0 ? ` (${outcome.reused} of ${outcome.pages} pages and feeds unchanged, reused)` : '';
 console.log(`built ${outcome.outDir} in ${outcome.seconds.toFixed(1)} s${reused}`);

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import type { TagsiteIntegration } from '../integration/index.ts';
-import { resolveOptions, type ResolvedOptions } from '../integration/options.ts';
+import type { ResolvedOptions } from '../integration/options.ts';
 import { formatProblem, type Problem } from '../content/problems.ts';
 
 /** The project root: the current directory (npm runs scripts from the package folder). */
@@ -22,6 +22,8 @@ export function contentDir(root: string, flag?: string): string {
  * A config without a tagsite() integration gets the defaults.
  */
 export async function projectOptions(root: string): Promise<{ options: ResolvedOptions; problems: Problem[]; config: Record<string, unknown> }> {
+  // The options' validator (Ajv and the schemas) loads only for the commands that read options.
+  const { resolveOptions } = await import('../integration/options.ts');
   const configFile = process.env.TAGSITE_CONFIG ?? 'astro.config.mjs';
   const path = resolve(root, configFile);
   if (!existsSync(path)) return { ...resolveOptions({}), config: {} };

@@ -9,6 +9,9 @@ export const SAMPLE_SITE = 'https://flowsmiths.example';
 
 type Environment = Record<string, string | undefined>;
 
+/** The hosts' variables hostSiteAddress reads (besides TAGSITE_SITE). */
+export const HOST_ENVIRONMENT: readonly string[] = ['NETLIFY', 'URL', 'CF_PAGES', 'CF_PAGES_URL', 'VERCEL', 'VERCEL_PROJECT_PRODUCTION_URL'];
+
 /** The address from the build environment: TAGSITE_SITE, else Netlify's, Cloudflare Pages' or Vercel's; undefined elsewhere. */
 export function hostSiteAddress(env: Environment = process.env): string | undefined {
   if (env.TAGSITE_SITE) return env.TAGSITE_SITE;

@@ -3,7 +3,7 @@
  * from the previous output, and the result is exactly what a clean build of the same content makes.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { runScript, type ScriptResult } from '../helpers/cli.ts';
@@ -54,16 +54,26 @@ function topicFile(name: string): string {
 describe('rebuilding into the same output folder', () => {
   const site = join(outputs, 'site');
 
-  it('reuses every listing and topic page when nothing changed, and writes the same site', async () => {
+  it('keeps the output as it is when nothing changed, and builds again when it was touched', async () => {
     await build(site);
     const first = tree(site);
+    const times = () => readdirSync(site, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    const written = times();
     const again = await build(site);
-    expect(reusedCount(again)).toBeGreaterThan(100);
+    expect(again.stdout).toMatch(/^nothing changed since the last build of .*site \(content, code, config, and the output as it left it\): kept as it is/m);
+    expect(times(), 'no file written').toEqual(written);
+    // A file of the output deleted: the build runs, reusing every page it can, and restores it.
+    rmSync(join(site, 'tags/index.html'));
+    const restored = await build(site);
+    expect(reusedCount(restored)).toBeGreaterThan(100);
     expect(tree(site)).toEqual(first);
     // The replaced output is deleted by a process of its own, after the build has ended.
     const beside = () => readdirSync(outputs).filter((name) => name !== 'site');
     for (let waited = 0; beside().length > 0 && waited < 20_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(beside()).toEqual([]);
+    // --clean always builds.
+    expect(reusedCount(await build(site, {}, ['--clean']))).toBe(0);
+    expect(tree(site)).toEqual(first);
   });
 
   it('after edits, renders what changed and equals a clean build of the edited content', async () => {
