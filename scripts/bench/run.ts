@@ -129,6 +129,11 @@ async function rebuildFigures(figures: SizeFigures, content: SiteContent, corpus
   if (!page.includes('added for the rebuild benchmark')) figures.notes.push(`the rebuild did not update /topics/${topic.slug}/`);
   if (!(await replacedOutputsGone(siteDir, settings.stepTimeoutMs))) figures.notes.push('the output the rebuild replaced was still being deleted during the next steps');
 
+  settings.log(`${figures.size}: build again with nothing changed`);
+  const again = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs);
+  figures.unchanged = { seconds: again.seconds, peakRss: again.peakRss };
+  if (!/^nothing changed since the last build/m.test(again.output)) figures.notes.push('the build with nothing changed built the site again');
+
   settings.log(`${figures.size}: a broken topic among ${content.topics.length.toLocaleString('en')}`);
   const broken = content.topics[content.topics.length - 1]!;
   const brokenFile = join(corpusDir, broken.file);
