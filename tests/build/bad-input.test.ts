@@ -164,7 +164,12 @@ describe('a failed build leaves the existing output folder untouched', () => {
   });
 
   it('and a good build replaces it', async () => {
-    const result = await runScript('build', ['--content', join(fixturesDir, 'valid-small'), '--out', outDir]);
+    // The content is the last good build's: the output stands as it is, unless --clean.
+    const same = await runScript('build', ['--content', join(fixturesDir, 'valid-small'), '--out', outDir]);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stdout).toMatch(/^nothing changed since the last build/m);
+    expectUntouched();
+    const result = await runScript('build', ['--content', join(fixturesDir, 'valid-small'), '--out', outDir, '--clean']);
     expect(result.code, result.stderr).toBe(0);
     expect(existsSync(join(outDir, 'tags', 'api', 'index.html'))).toBe(true);
     expect(snapshotTree(outDir)).not.toEqual(before);
