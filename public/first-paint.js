@@ -7,10 +7,11 @@ if (/[?&][^=&#]+=[^&#]/.test(location.search)) document.documentElement.setAttri
 
 // /search/ opened with words alone (a shared link, answered in the page from the word index,
 // without core.json): words.json is asked for now, while the page still loads, and handed to the
-// page's search (Searcher.wordsFile) as `tagsiteWordsFile`. Plain words (letters and digits) also
-// have their vocabulary and postings files preloaded as soon as it is here, by the rules of
-// src/search/words.ts (firstWordFiles); anything else waits for the page's own script. Other
-// addresses search in a worker, which could not use them.
+// page's search as `tagsiteWordsFile` (Searcher.wordsFile). Plain words (letters and digits) also
+// have their vocabulary and postings files asked for as soon as it is here, by the rules of
+// src/search/words.ts (firstWordFiles), and handed over in `tagsiteWordFiles` (path → JSON);
+// anything else waits for the page's own script. Other addresses search in a worker, which could
+// not use them.
 (function () {
   var script = document.currentScript;
   var wordsIndex = script && script.dataset.wordsIndex;
@@ -18,16 +19,20 @@ if (/[?&][^=&#]+=[^&#]/.test(location.search)) document.documentElement.setAttri
   var q = (params.get('q') || '').trim().toLowerCase();
   var wordsAlone = q !== '' && Array.from(params.keys()).every(function (name) { return ['q', 'words', 'in', 'page'].indexOf(name) >= 0; });
   if (!wordsIndex || !wordsAlone) return;
-  var words = fetch(wordsIndex).then(function (response) {
-    if (!response.ok) throw new Error('could not load words.json (HTTP ' + response.status + ')');
-    return response.json();
-  });
+  var base = wordsIndex.slice(0, wordsIndex.lastIndexOf('/') + 1);
+  var read = function (url, name) {
+    return fetch(url).then(function (response) {
+      if (!response.ok) throw new Error('could not load ' + name + ' (HTTP ' + response.status + ')');
+      return response.json();
+    });
+  };
+  var words = read(wordsIndex, 'words.json');
+  var files = {};
   window.tagsiteWordsFile = words;
+  window.tagsiteWordFiles = files;
   var plain = /^[a-z0-9\s]+$/.test(q);
   words.then(function (info) {
     if (!plain) return;
-    var base = wordsIndex.slice(0, wordsIndex.lastIndexOf('/') + 1);
-    var asked = {};
     q.split(/\s+/).forEach(function (word) {
       var key = word.charCodeAt(0).toString(16);
       if (info.vocabKeys.indexOf(key) < 0) return;
@@ -41,14 +46,11 @@ if (/[?&][^=&#]+=[^&#]/.test(location.search)) document.documentElement.setAttri
         else high = mid - 1;
       }
       ['vocab/' + key + '.json', 'postings/' + low + '.json'].forEach(function (path) {
-        if (asked[path]) return;
-        asked[path] = true;
-        var preload = document.createElement('link');
-        preload.rel = 'preload';
-        preload.as = 'fetch';
-        preload.crossOrigin = 'anonymous';
-        preload.href = base + path;
-        document.head.appendChild(preload);
+        if (files[path]) return;
+        files[path] = read(base + path, path);
+        files[path].catch(function () {
+          // the page's search reports it
+        });
       });
     });
   }, function () {

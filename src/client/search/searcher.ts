@@ -105,9 +105,18 @@ export class Searcher {
     return this.words;
   }
 
+  /**
+   * A word index file asked for before it was needed: by askForWords, or on /search/ opened with
+   * words alone by first-paint.js (`tagsiteWordFiles`, path → JSON).
+   */
+  private askedFor(path: string): Promise<unknown> | undefined {
+    const fromHead = (globalThis as { tagsiteWordFiles?: Record<string, Promise<unknown>> }).tagsiteWordFiles;
+    return this.early.get(path) ?? (fromHead && Object.hasOwn(fromHead, path) ? fromHead[path] : undefined);
+  }
+
   /** An index file for the word matcher: the one asked for early, or a fresh read. */
   private indexFile<T>(path: string): Promise<T> {
-    const early = this.early.get(path);
+    const early = this.askedFor(path);
     this.early.delete(path);
     return (early as Promise<T> | undefined) ?? this.readJson<T>(path);
   }
@@ -115,13 +124,13 @@ export class Searcher {
   /**
    * Asks for the files `q`'s words need first (firstWordFiles) as soon as words.json is here: the
    * word-match chunk loads meanwhile, instead of before them. (For a shared link's plain words,
-   * first-paint.js preloaded them already: these requests take them from the preload cache.)
+   * first-paint.js asked for them already.)
    */
   private askForWords(q: string): void {
     this.wordsFile().then(
       (info) => {
         for (const path of firstWordFiles(q, new Set(info.vocabKeys), info.postingBounds)) {
-          if (this.early.has(path)) continue;
+          if (this.askedFor(path)) continue;
           const file = this.readJson(path);
           file.catch(() => undefined); // the search that reads it reports a failure
           this.early.set(path, file);
