@@ -5,7 +5,6 @@ import { onlyWords, rankWords } from '../../search/relevance.ts';
 import { FACETS_SHOWN, namedFacets, typeChoices } from '../../search/facets.ts';
 import { type CoreFile, type DisplayFiles, type DisplayRow, type TagFile, type TagOrdinalsFile, type WordsFile } from '../../search/index-format.ts';
 import type { WordMatcher } from '../../search/word-match.ts';
-import { firstWordFiles } from '../../search/words.ts';
 import type { Choices, IndexSource, ResultRow, SearchRequest, SearchResults } from './protocol.ts';
 import { comparePopularity } from '../../model/popularity.ts';
 import { DisplayPrefetch, SearchGate } from './prefetch.ts';
@@ -44,11 +43,6 @@ export class Searcher {
    * few connections. A file that failed is forgotten, and its rows come from the small files.
    */
   private readonly allFiles = new Map<number, Promise<DisplayRow[] | undefined>>();
-  /**
-   * Word index files asked for before the word matcher was made (see askForWords); the matcher's
-   * first read of each takes it from here.
-   */
-  private readonly early = new Map<string, Promise<unknown>>();
   /** Searches under way: the next page's prefetched rows wait for them (see SearchGate). */
   private readonly gate = new SearchGate();
   private readonly prefetch = new DisplayPrefetch({
@@ -106,38 +100,12 @@ export class Searcher {
   }
 
   /**
-   * A word index file asked for before it was needed: by askForWords, or on /search/ opened with
-   * words alone by first-paint.js (`tagsiteWordFiles`, path → JSON).
+   * An index file for the word matcher: on /search/ opened with plain words alone, the one
+   * first-paint.js asked for from <head> (`tagsiteWordFiles`, path → JSON); else a fresh read.
    */
-  private askedFor(path: string): Promise<unknown> | undefined {
-    const fromHead = (globalThis as { tagsiteWordFiles?: Record<string, Promise<unknown>> }).tagsiteWordFiles;
-    return this.early.get(path) ?? (fromHead && Object.hasOwn(fromHead, path) ? fromHead[path] : undefined);
-  }
-
-  /** An index file for the word matcher: the one asked for early, or a fresh read. */
   private indexFile<T>(path: string): Promise<T> {
-    const early = this.askedFor(path);
-    this.early.delete(path);
-    return (early as Promise<T> | undefined) ?? this.readJson<T>(path);
-  }
-
-  /**
-   * Asks for the files `q`'s words need first (firstWordFiles) as soon as words.json is here: the
-   * word-match chunk loads meanwhile, instead of before them. (For a shared link's plain words,
-   * first-paint.js asked for them already.)
-   */
-  private askForWords(q: string): void {
-    this.wordsFile().then(
-      (info) => {
-        for (const path of firstWordFiles(q, new Set(info.vocabKeys), info.postingBounds)) {
-          if (this.askedFor(path)) continue;
-          const file = this.readJson(path);
-          file.catch(() => undefined); // the search that reads it reports a failure
-          this.early.set(path, file);
-        }
-      },
-      () => undefined, // the search reports it
-    );
+    const fromHead = (globalThis as { tagsiteWordFiles?: Record<string, Promise<T>> }).tagsiteWordFiles;
+    return (fromHead && Object.hasOwn(fromHead, path) ? fromHead[path] : undefined) ?? this.readJson<T>(path);
   }
 
   private displayShard(n: number, priority?: RequestPriority): Promise<DisplayRow[]> {
@@ -253,7 +221,6 @@ export class Searcher {
     const seen = { terms: new Set<string>(), unmatched: [] as string[] };
     const quick = request.partial && !this.index && this.source.kind === 'site' && onlyWords(query);
     const idx = quick ? undefined : await this.loadIndex();
-    if (query.q && !this.words) this.askForWords(query.q);
     const matcher = query.q ? await this.wordMatcher() : undefined;
     const matches = matcher ? await matcher.match(query.q, query.in === 'titles', seen) : undefined;
     const engineStarted = performance.now();
