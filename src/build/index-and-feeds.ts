@@ -1,6 +1,7 @@
 /**
- * The search index and the tag feeds, built in a worker thread while Astro renders the pages
- * (./pipeline.ts): work that needs nothing Astro makes, off the thread that renders.
+ * The search index and the tag feeds, built and written into the new site by a worker thread
+ * while Astro renders the pages (./pipeline.ts): work that needs nothing Astro makes, off the
+ * thread that renders.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { buildSearchIndex } from '../search/index-build.ts';
@@ -11,6 +12,7 @@ import { feedChannel } from '../outputs/feeds.ts';
 import { feedPath, intersectionFeedPath } from '../model/urls.ts';
 import { intersectionReport, intersectionTopics, pairCounts, pairKey, planIntersections } from '../model/intersections.ts';
 import { memberRecords } from '../outputs/member-index.ts';
+import { writer } from './write-files.ts';
 import type { SiteContent } from '../content/load.ts';
 import type { Topic } from '../content/topics.ts';
 
@@ -69,10 +71,10 @@ export async function tagFeedFiles(topics: readonly Topic[], options: FeedOption
   return { feeds, intersections: intersectionReport(plan) };
 }
 
-/** What the worker makes: the search index files (path under /search-index/ → JSON) and the tag feeds. */
+/** What the worker reports once it has written the search index and the feeds. */
 export interface IndexAndFeeds {
-  index: Map<string, string>;
-  feeds: FeedFile[];
+  /** Every feed of the site, and whether it was written (not when unchanged since the last build). */
+  feeds: { file: string; key: string; written: boolean }[];
   /** The build's line about intersection pages: how many, and the pairs the budget left out. */
   intersections: string;
 }
@@ -88,13 +90,13 @@ export interface FeedSettings {
 }
 
 /**
- * Starts building the index and the tag feeds in a worker thread; the topics are sent without
- * their HTML, which neither uses.
+ * Starts building the index and the tag feeds in a worker thread, which writes them into `outDir`
+ * (under search-index/ and tags/); the topics are sent without their HTML, which neither uses.
  */
-export function indexAndFeedsInWorker(content: SiteContent, feeds: FeedSettings): Promise<IndexAndFeeds> {
+export function indexAndFeedsInWorker(content: SiteContent, outDir: string, feeds: FeedSettings): Promise<IndexAndFeeds> {
   const topics = content.topics.map(({ html: _html, ...topic }) => ({ ...topic, html: '' }) satisfies Topic);
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { topics, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds } });
+    const worker = new Worker(new URL(import.meta.url), { workerData: { topics, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds, outDir } });
     worker.once('message', (files: IndexAndFeeds) => {
       resolve(files);
       void worker.terminate();
@@ -103,10 +105,13 @@ export function indexAndFeedsInWorker(content: SiteContent, feeds: FeedSettings)
   });
 }
 
-async function work(data: Parameters<typeof searchIndexFiles>[0] & { feeds: FeedSettings }): Promise<IndexAndFeeds> {
+async function work(data: Parameters<typeof searchIndexFiles>[0] & { feeds: FeedSettings; outDir: string }): Promise<IndexAndFeeds> {
+  const write = writer(data.outDir);
   const { previous, ...feeds } = data.feeds;
   const { feeds: files, intersections } = await tagFeedFiles(data.topics, { ...feeds, canonicalOf: data.canonicalOf }, previous);
-  return { index: searchIndexFiles(data), feeds: files, intersections };
+  for (const { file, xml } of files) if (xml !== undefined) write(file, xml);
+  for (const [path, json] of searchIndexFiles(data)) write(`search-index/${path}`, json);
+  return { feeds: files.map(({ file, key, xml }) => ({ file, key, written: xml !== undefined })), intersections };
 }
 
 if (!isMainThread && parentPort && (workerData as { topics?: unknown })?.topics) {

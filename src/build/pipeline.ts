@@ -101,13 +101,12 @@ export async function prepareBuild(settings: BuildSettings): Promise<Build> {
   const reuse: PageReuse = { previous: reusablePages(cacheDir, outDir, code), next: new Map(), reused: new Set() };
   Object.assign(store, { source, content: { ...loaded.content, from: source }, reuse, outcome: undefined });
 
-  // 4. The search index and the tag feeds, in a worker thread while Astro renders the pages.
-  const previousFeeds = new Map([...reuse.previous].filter(([file]) => file.endsWith('/rss.xml')));
-  store.indexAndFeeds = indexAndFeedsInWorker(loaded.content, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections, previous: previousFeeds });
-  store.indexAndFeeds.catch(() => undefined); // a failure is reported where the files are written
-
+  // 4. The search index and the tag feeds, written into the new site by a worker thread while Astro renders the pages.
   const fresh = join(workFolder(root), 'site');
   rmSync(workFolder(root), { recursive: true, force: true });
+  const previousFeeds = new Map([...reuse.previous].filter(([file]) => file.endsWith('/rss.xml')));
+  store.indexAndFeeds = indexAndFeedsInWorker(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections, previous: previousFeeds });
+  store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
   progress.phase('rendering pages; the search index and feeds in a second thread');
   progress.countPages();
   return { settings, siteRoot, started, fresh, cacheDir, code, reuse, memory: loaded.memory, progress };

@@ -1,8 +1,8 @@
 /**
  * The files the build writes straight into the site instead of rendering them through Astro's
- * router one by one (routing cost about a millisecond a file): the search index, one feed per tag
- * and the sitemap. In `astro dev` routes serve the same files from the same functions
- * (src/integration/routes/).
+ * router one by one (routing cost about a millisecond a file): the sitemap here, the search index
+ * and one feed per tag from their worker (./index-and-feeds.ts). In `astro dev` routes serve the
+ * same files from the same functions (src/integration/routes/).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,36 +11,35 @@ import type { IndexAndFeeds } from './index-and-feeds.ts';
 import type { PageReuse } from './store.ts';
 
 /** Writes files into one folder, making each sub-folder once. */
-function writer(outDir: string): (path: string, text: string) => void {
+export function writer(outDir: string): (path: string, content: string | Uint8Array) => void {
   const made = new Set<string>();
-  return (path, text) => {
+  return (path, content) => {
     const file = join(outDir, path);
     const dir = dirname(file);
     if (!made.has(dir)) {
       mkdirSync(dir, { recursive: true });
       made.add(dir);
     }
-    writeFileSync(file, text);
+    writeFileSync(file, content);
   };
 }
 
 /**
- * Writes the search index, the tag feeds and the sitemap into `outDir`. `pages` are the site paths
- * of the pages Astro wrote (`/`, `/tags/api/` …); the reused ones are in `reuse`; `lastModified`
- * dates them; `redirected` are old addresses (redirect pages), left out of the sitemap.
+ * Writes the sitemap into `outDir`, and notes the feeds the worker wrote or left for reuse.
+ * `pages` are the site paths of the pages Astro rendered (`/`, `/tags/api/` …); the reused ones
+ * are in `reuse`; `lastModified` dates them; `redirected` are old addresses (redirect pages),
+ * left out of the sitemap.
  */
 export function writeSiteFiles(
   outDir: string,
-  { index, feeds }: IndexAndFeeds,
+  { feeds }: IndexAndFeeds,
   { siteRoot, pages, reuse, lastModified, redirected = [] }: { siteRoot: string; pages: readonly string[]; reuse: PageReuse; lastModified: (path: string) => string | undefined; redirected?: readonly string[] },
 ): void {
   const write = writer(outDir);
-  for (const [path, json] of index) write(`search-index/${path}`, json);
-  for (const { file, key, xml } of feeds) {
-    // A feed is reused from the previous build when what it is written from is the same (it then has no XML).
+  for (const { file, key, written } of feeds) {
+    // A feed unchanged since the previous build was not written: it is reused like a page.
     reuse.next.set(file, key);
-    if (xml === undefined) reuse.reused.add(file);
-    else write(file, xml);
+    if (!written) reuse.reused.add(file);
   }
   // Pages only (their paths end in `/`): not feeds, data files or the "not found" page.
   // Pages reused from the previous build were not rendered, so Astro does not list them.

@@ -8,6 +8,7 @@ import { publishedLists } from '../outputs/workflow-list.ts';
 import { buildStore } from '../build/store.ts';
 import { securityHeaders } from '../outputs/headers.ts';
 import { finishBuild, prepareBuild, type Build } from '../build/pipeline.ts';
+import { writingPrerenderer } from '../build/prerenderer.ts';
 
 const VIRTUAL_ID = 'virtual:tagsite/options';
 
@@ -52,6 +53,7 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
   const listPaths = lists.map(({ path }) => path);
   let build: Build | undefined;
   let contentDir = '';
+  let pageFiles = { base: '/', format: 'directory' };
   return {
     name: 'tagsite',
     resolved,
@@ -85,7 +87,8 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
             configDigest: JSON.stringify([resolved, config.site ?? '', config.base, config.trailingSlash, config.build.format]),
           }));
           // Astro renders into the build's own folder; the site takes the output's place when complete.
-          updateConfig({ outDir: pathToFileURL(`${build.fresh}/`), cacheDir: pathToFileURL(`${build.cacheDir}/astro/`) });
+          // The folder is new, and the search index is already being written into it: Astro must not empty it.
+          updateConfig({ outDir: pathToFileURL(`${build.fresh}/`), cacheDir: pathToFileURL(`${build.cacheDir}/astro/`), vite: { build: { emptyOutDir: false } } });
         } else if (problems.length > 0) {
           throw new ContentProblemsError(problems);
         }
@@ -117,6 +120,14 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
             ],
           },
         });
+      },
+      'astro:config:done': ({ config }) => {
+        pageFiles = { base: config.base, format: config.build.format };
+      },
+      // Pages are rendered by Astro and written by a thread of their own (src/build/prerenderer.ts).
+      'astro:build:start': ({ setPrerenderer }) => {
+        const fresh = build?.fresh;
+        if (fresh) setPrerenderer((defaults) => writingPrerenderer(defaults, { outDir: fresh, ...pageFiles }));
       },
       // `astro dev`: an edit under the content folder reloads the records and the open pages.
       'astro:server:setup': ({ server }) => {

@@ -1,0 +1,101 @@
+/**
+ * Writing a build's pages off the thread that renders them. Creating tens of thousands of files
+ * is mostly waiting in the kernel (a folder, an open, a write and a close each); done on the
+ * rendering thread, as Astro does, that wait is a third of a build. Here one worker thread takes
+ * each page's path and bytes and writes them in order, making each folder once, while the
+ * rendering thread goes on.
+ */
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { writer } from './write-files.ts';
+
+/** Files waiting for the writer beyond which `write` waits: bounds the memory a slow disk can take. */
+const MOST_WAITING = 2000;
+/** The writer says how far it got after this many files. */
+const ACK_EVERY = 250;
+
+export interface FileWriter {
+  /** Queues a file (`path` inside the folder); waits only while too many files are queued. */
+  write(path: string, bytes: ArrayBuffer): Promise<void>;
+  /** Resolves once every queued file is written; rejects with the first that could not be. */
+  close(): Promise<void>;
+}
+
+interface WriterMessage {
+  /** Files written so far. */
+  written?: number;
+  /** A file that could not be written, and why: the writer stops there. */
+  failed?: string;
+}
+
+/** A writer thread for the files of `outDir`. */
+export function fileWriterThread(outDir: string): FileWriter {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { fileWriterFolder: outDir } });
+  let sent = 0;
+  let written = 0;
+  let failure: Error | undefined;
+  let closed = false;
+  // Pages are rendered several at a time, so several writes may be waiting for the writer.
+  let waiting: (() => void)[] = [];
+  const wake = () => {
+    for (const resolve of waiting) resolve();
+    waiting = [];
+  };
+  const finished = new Promise<void>((resolve, reject) => {
+    worker.on('message', (message: WriterMessage) => {
+      if (message.failed) failure ??= new Error(message.failed);
+      if (message.written !== undefined) written = message.written;
+      wake();
+    });
+    worker.once('error', (error: Error) => {
+      failure ??= error;
+      wake();
+    });
+    worker.once('exit', () => {
+      if (!closed) failure ??= new Error('the file writer stopped before the last file');
+      wake();
+      if (failure) reject(failure);
+      else resolve();
+    });
+  });
+  finished.catch(() => undefined); // reported by `write` or `close`
+  return {
+    async write(path, bytes) {
+      if (failure) throw failure;
+      worker.postMessage({ path, bytes }, [bytes]);
+      sent += 1;
+      while (sent - written > MOST_WAITING && !failure) await new Promise<void>((resolve) => waiting.push(resolve));
+      if (failure) throw failure;
+    },
+    close() {
+      closed = true;
+      worker.postMessage(null);
+      return finished;
+    },
+  };
+}
+
+if (!isMainThread && parentPort && (workerData as { fileWriterFolder?: string })?.fileWriterFolder) {
+  const port = parentPort;
+  const write = writer((workerData as { fileWriterFolder: string }).fileWriterFolder);
+  let written = 0;
+  let stopped = false;
+  port.on('message', (message: { path: string; bytes: ArrayBuffer } | null) => {
+    // Files queued behind one that failed are not written: the build has failed.
+    if (stopped) return;
+    if (message === null) {
+      port.postMessage({ written } satisfies WriterMessage);
+      port.close();
+      return;
+    }
+    try {
+      write(message.path, new Uint8Array(message.bytes));
+    } catch (error) {
+      port.postMessage({ failed: `could not write ${message.path}: ${(error as Error).message}` } satisfies WriterMessage);
+      stopped = true;
+      port.close();
+      return;
+    }
+    written += 1;
+    if (written % ACK_EVERY === 0) port.postMessage({ written } satisfies WriterMessage);
+  });
+}

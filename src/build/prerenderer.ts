@@ -1,0 +1,56 @@
+/**
+ * How Astro's build renders tagsite's pages: with Astro's own prerenderer, route by route and
+ * component by component, except that a page's file is written by a writer thread
+ * (./file-writer.ts) instead of on the thread that renders. Astro is handed an empty response for
+ * those pages, so it writes nothing itself; it still lists every page for `astro:build:done`.
+ */
+import type { AstroPrerenderer } from 'astro';
+import { fileWriterThread, type FileWriter } from './file-writer.ts';
+
+/** Astro's status-code pages keep their own file names (`404.html`). */
+const STATUS_PAGES = new Set(['/404', '/500']);
+
+/**
+ * The file of a page of the `directory` build format: `/topics/x/` → `topics/x/index.html`.
+ * `pathname` is the address's path (percent-encoded, with the site's `base`); undefined for an
+ * address that is not under `base` or is a status-code page.
+ */
+export function directoryPageFile(pathname: string, base: string): string | undefined {
+  const prefix = base.endsWith('/') ? base : `${base}/`;
+  const path = decodeURI(pathname);
+  if (!path.startsWith(prefix) || !path.endsWith('/')) return undefined;
+  const inside = path.slice(prefix.length);
+  if (STATUS_PAGES.has(`/${inside.slice(0, -1)}`)) return undefined;
+  return `${inside}index.html`;
+}
+
+/**
+ * Astro's default prerenderer, with pages of the `directory` build format written by a writer
+ * thread into `outDir`. Other formats, endpoints and anything but a 200 HTML page are Astro's to write.
+ */
+export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, format }: { outDir: string; base: string; format: string }): AstroPrerenderer {
+  let files: FileWriter | undefined;
+  return {
+    ...defaults,
+    name: 'tagsite',
+    async setup() {
+      await defaults.setup?.();
+      if (format === 'directory') files = fileWriterThread(outDir);
+    },
+    async render(request, options) {
+      const rendered = await defaults.render(request, options);
+      const { response, metadata } = rendered instanceof Response ? { response: rendered, metadata: undefined } : rendered;
+      const file = files && options.routeData.type === 'page' && response.status === 200 && response.body ? directoryPageFile(new URL(request.url).pathname, base) : undefined;
+      if (!files || !file || !response.headers.get('content-type')?.startsWith('text/html')) return rendered;
+      await files.write(file, await response.arrayBuffer());
+      return { response: new Response(null), metadata };
+    },
+    async teardown() {
+      try {
+        await files?.close();
+      } finally {
+        await defaults.teardown?.();
+      }
+    },
+  };
+}
