@@ -58,6 +58,6 @@ try {
 }
 
 const outcome = buildStore().outcome!;
-stampBuild(root, content, out, inputs, contentFiles, outcome.outDir);
+stampBuild(root, content, out, inputs, contentFiles, outcome.outDir, outcome.files);
 const reused = outcome.reused > 0 ? ` (${outcome.reused} of ${outcome.pages} pages and feeds unchanged, reused)` : '';
 console.log(`built ${outcome.outDir} in ${outcome.seconds.toFixed(1)} s${reused}`);

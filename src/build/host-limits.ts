@@ -2,8 +2,8 @@
  * What a built site weighs, said before it is deployed, and the known static hosts' documented
  * limits it passes: a host refuses such a deploy (or a file of it), so the build says so first.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { sep } from 'node:path';
+import type { FolderFiles } from './folder-files.ts';
 
 export interface SiteSize {
   files: number;
@@ -11,16 +11,13 @@ export interface SiteSize {
   largest: { path: string; bytes: number };
 }
 
-/** Every file under `dir`: how many, their total size and the largest (its path relative to `dir`, with `/`). */
-export function measureSite(dir: string): SiteSize {
+/** A site's files (as `folderFiles` lists them): how many, their total size and the largest (its path with `/`). */
+export function measureSite(files: FolderFiles): SiteSize {
   const size: SiteSize = { files: 0, bytes: 0, largest: { path: '', bytes: 0 } };
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    const bytes = statSync(path).size;
+  for (const [path, bytes] of files) {
     size.files++;
     size.bytes += bytes;
-    if (bytes > size.largest.bytes) size.largest = { path: relative(dir, path).split(sep).join('/'), bytes };
+    if (bytes > size.largest.bytes) size.largest = { path: path.split(sep).join('/'), bytes };
   }
   return size;
 }

@@ -9,14 +9,12 @@
  * there, each with its size and modification time. Anything else, or `--clean`, builds.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { codeDigest, noteSource } from './cache.ts';
 import { HOST_ENVIRONMENT } from '../integration/host.ts';
 import { writeFileAtomic } from '../cli/atomic-file.ts';
-
-/** Each file of a folder: its path (relative), size and modification time, in path order. */
-type Listing = Array<[path: string, size: number, mtimeMs: number]>;
+import { folderFiles, type FolderFiles as Listing } from './folder-files.ts';
 
 /** The last build: its code and settings, the content it read and the output it left. */
 interface Stamp {
@@ -57,18 +55,6 @@ function stampFolder(root: string, contentDir: string, out: string | undefined):
 
 const stampFile = (root: string, contentDir: string, out: string | undefined) => join(stampFolder(root, contentDir, out), 'stamp.json');
 
-function listing(dir: string): Listing {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry): [string, number, number] => {
-      const path = join(entry.parentPath, entry.name);
-      const { size, mtimeMs } = statSync(path);
-      return [relative(dir, path), size, mtimeMs];
-    })
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
 function sameListing(now: Listing, then: Listing): boolean {
   return now.length === then.length && now.every(([path, size, mtimeMs], i) => {
     const [p, s, m] = then[i]!;
@@ -77,7 +63,7 @@ function sameListing(now: Listing, then: Listing): boolean {
 }
 
 /** The content folder's files as the stamp notes them. */
-export const contentListing = listing;
+export const contentListing = folderFiles;
 
 /**
  * The output folder the last build with exactly these inputs and content (`contentListing`) left,
@@ -87,20 +73,20 @@ export function unchangedOutput(root: string, contentDir: string, out: string | 
   try {
     const stamp = JSON.parse(readFileSync(stampFile(root, contentDir, out), 'utf8')) as Stamp;
     if (stamp.inputs !== inputs || !existsSync(stamp.outDir)) return undefined;
-    return sameListing(content, stamp.content) && sameListing(listing(stamp.outDir), stamp.files) ? stamp.outDir : undefined;
+    return sameListing(content, stamp.content) && sameListing(folderFiles(stamp.outDir), stamp.files) ? stamp.outDir : undefined;
   } catch {
     return undefined; // no stamp yet, or unreadable: build
   }
 }
 
 /**
- * Notes the inputs of a build that has just written `outDir`, and what it left there. `content` is
- * the content folder's listing from before the build read it: a file changed meanwhile differs
- * from it, and the next build runs.
+ * Notes the inputs of a build that has just written `outDir`, and what it left there (`files`, as
+ * `folderFiles` lists them). `content` is the content folder's listing from before the build read
+ * it: a file changed meanwhile differs from it, and the next build runs.
  */
-export function stampBuild(root: string, contentDir: string, out: string | undefined, inputs: string, content: Listing, outDir: string): void {
+export function stampBuild(root: string, contentDir: string, out: string | undefined, inputs: string, content: Listing, outDir: string, files: Listing): void {
   const folder = stampFolder(root, contentDir, out);
   mkdirSync(folder, { recursive: true });
   noteSource(folder, contentDir);
-  writeFileAtomic(join(folder, 'stamp.json'), JSON.stringify({ inputs, content, outDir, files: listing(outDir) } satisfies Stamp));
+  writeFileAtomic(join(folder, 'stamp.json'), JSON.stringify({ inputs, content, outDir, files } satisfies Stamp));
 }

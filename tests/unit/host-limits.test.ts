@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { folderFiles } from '../../src/build/folder-files.ts';
 import { hostLimitWarnings, measureSite, readableBytes, redirectRulesWarning, sizeLine } from '../../src/build/host-limits.ts';
 
 const MiB = 1024 * 1024;
@@ -14,7 +15,7 @@ describe("a site's size", () => {
     writeFileSync(join(dir, 'index.html'), 'x'.repeat(300));
     writeFileSync(join(dir, 'tags', 'api', 'index.html'), 'y'.repeat(5000));
     writeFileSync(join(dir, 'tags', 'rss.xml'), 'z'.repeat(10));
-    const size = measureSite(dir);
+    const size = measureSite(folderFiles(dir));
     expect(size).toEqual({ files: 3, bytes: 5310, largest: { path: 'tags/api/index.html', bytes: 5000 } });
     expect(sizeLine(size)).toBe('site: 3 files, 6 KB, largest tags/api/index.html (5 KB)');
   });

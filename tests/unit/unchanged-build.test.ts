@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { folderFiles } from '../../src/build/folder-files.ts';
 import { buildInputs, contentListing, stampBuild, unchangedOutput } from '../../src/build/unchanged.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'tagsite-unchanged-'));
@@ -29,7 +30,7 @@ function project(): { content: string; out: string } {
 describe('a build with nothing changed', () => {
   const { content, out } = project();
   const env = { TAGSITE_SITE: 'https://example.test', HOME: '/home/a' };
-  const stamp = () => stampBuild(root, content, out, buildInputs(root, undefined, env), contentListing(content), out);
+  const stamp = () => stampBuild(root, content, out, buildInputs(root, undefined, env), contentListing(content), out, folderFiles(out));
   const kept = (environment: NodeJS.ProcessEnv = env) => unchangedOutput(root, content, out, buildInputs(root, undefined, environment), contentListing(content));
 
   it('keeps the output when code, settings, content and output are as the last build left them', () => {
