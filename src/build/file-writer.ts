@@ -12,12 +12,19 @@ import { writer } from './write-files.ts';
 const MOST_WAITING = 2000;
 /** The writer says how far it got after this many files. */
 const ACK_EVERY = 250;
+/** Files sent to the writer in one message: a message costs more than the bytes it moves. */
+const BATCH = 32;
 
 export interface FileWriter {
   /** Queues a file (`path` inside the folder); waits only while too many files are queued. */
   write(path: string, bytes: ArrayBuffer): Promise<void>;
   /** Resolves once every queued file is written; rejects with the first that could not be. */
   close(): Promise<void>;
+}
+
+interface QueuedFile {
+  path: string;
+  bytes: ArrayBuffer;
 }
 
 interface WriterMessage {
@@ -58,16 +65,26 @@ export function fileWriterThread(outDir: string): FileWriter {
     });
   });
   finished.catch(() => undefined); // reported by `write` or `close`
+  let batch: QueuedFile[] = [];
+  const send = () => {
+    if (batch.length === 0) return;
+    worker.postMessage(batch, batch.map(({ bytes }) => bytes));
+    batch = [];
+  };
   return {
     async write(path, bytes) {
       if (failure) throw failure;
-      worker.postMessage({ path, bytes }, [bytes]);
+      // A part batch goes once the pages being rendered now have queued theirs.
+      if (batch.length === 0) setImmediate(send);
+      batch.push({ path, bytes });
+      if (batch.length >= BATCH) send();
       sent += 1;
       while (sent - written > MOST_WAITING && !failure) await new Promise<void>((resolve) => waiting.push(resolve));
       if (failure) throw failure;
     },
     close() {
       closed = true;
+      send();
       worker.postMessage(null);
       return finished;
     },
@@ -79,7 +96,7 @@ if (!isMainThread && parentPort && (workerData as { fileWriterFolder?: string })
   const write = writer((workerData as { fileWriterFolder: string }).fileWriterFolder);
   let written = 0;
   let stopped = false;
-  port.on('message', (message: { path: string; bytes: ArrayBuffer } | null) => {
+  port.on('message', (message: QueuedFile[] | null) => {
     // Files queued behind one that failed are not written: the build has failed.
     if (stopped) return;
     if (message === null) {
@@ -87,15 +104,17 @@ if (!isMainThread && parentPort && (workerData as { fileWriterFolder?: string })
       port.close();
       return;
     }
-    try {
-      write(message.path, new Uint8Array(message.bytes));
-    } catch (error) {
-      port.postMessage({ failed: `could not write ${message.path}: ${(error as Error).message}` } satisfies WriterMessage);
-      stopped = true;
-      port.close();
-      return;
+    for (const { path, bytes } of message) {
+      try {
+        write(path, new Uint8Array(bytes));
+      } catch (error) {
+        port.postMessage({ failed: `could not write ${path}: ${(error as Error).message}` } satisfies WriterMessage);
+        stopped = true;
+        port.close();
+        return;
+      }
+      written += 1;
+      if (written % ACK_EVERY === 0) port.postMessage({ written } satisfies WriterMessage);
     }
-    written += 1;
-    if (written % ACK_EVERY === 0) port.postMessage({ written } satisfies WriterMessage);
   });
 }
