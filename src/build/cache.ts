@@ -3,9 +3,10 @@
  * (./page-reuse.ts) and the rendering of every first post, with a digest of the site's code.
  * Nothing is reused when the code digest differs; a page only when its previous file is still there.
  */
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { writer } from './write-files.ts';
 import { deserialize, serialize } from 'node:v8';
 import type { RenderMemory } from '../content/load.ts';
 
@@ -65,20 +66,10 @@ export function rememberPages(cacheDir: string, code: string, pages: Map<string,
 
 /** Puts the reused page files of the previous output into the new one: a hard link, or a copy across file systems. */
 export function carryOver(files: Iterable<string>, from: string, to: string): number {
-  const made = new Set<string>();
+  const folder = writer(to);
   let count = 0;
   for (const file of files) {
-    const target = join(to, file);
-    const dir = dirname(target);
-    if (!made.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      made.add(dir);
-    }
-    try {
-      linkSync(join(from, file), target);
-    } catch {
-      copyFileSync(join(from, file), target);
-    }
+    folder.carry(file, from);
     count++;
   }
   return count;

@@ -3,7 +3,7 @@
  * is mostly waiting in the kernel (a folder, an open, a write and a close each); done on the
  * rendering thread, as Astro does, that wait is a third of a build. Here one worker thread takes
  * each page's path and bytes and writes them in order, making each folder once, while the
- * rendering thread goes on.
+ * rendering thread goes on; it also hard-links the pages a rebuild reuses from the previous output.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { writer } from './write-files.ts';
@@ -18,14 +18,14 @@ const BATCH = 32;
 export interface FileWriter {
   /** Queues a file (`path` inside the folder); waits only while too many files are queued. */
   write(path: string, bytes: ArrayBuffer): Promise<void>;
+  /** Queues files of the previous output (`fromDir`) to be hard-linked at the same paths. */
+  carry(paths: readonly string[], fromDir: string): void;
   /** Resolves once every queued file is written; rejects with the first that could not be. */
   close(): Promise<void>;
 }
 
-interface QueuedFile {
-  path: string;
-  bytes: ArrayBuffer;
-}
+/** A file to write, or one to carry over from the previous output. */
+type QueuedFile = { path: string; bytes: ArrayBuffer } | { path: string; from: string };
 
 interface WriterMessage {
   /** Files written so far. */
@@ -68,7 +68,7 @@ export function fileWriterThread(outDir: string): FileWriter {
   let batch: QueuedFile[] = [];
   const send = () => {
     if (batch.length === 0) return;
-    worker.postMessage(batch, batch.map(({ bytes }) => bytes));
+    worker.postMessage(batch, batch.flatMap((file) => ('bytes' in file ? [file.bytes] : [])));
     batch = [];
   };
   return {
@@ -82,6 +82,10 @@ export function fileWriterThread(outDir: string): FileWriter {
       while (sent - written > MOST_WAITING && !failure) await new Promise<void>((resolve) => waiting.push(resolve));
       if (failure) throw failure;
     },
+    carry(paths, from) {
+      // Links hold no bytes: they go in big messages, and no write waits for them.
+      for (let start = 0; start < paths.length; start += 1000) worker.postMessage(paths.slice(start, start + 1000).map((path) => ({ path, from })));
+    },
     close() {
       closed = true;
       send();
@@ -93,7 +97,7 @@ export function fileWriterThread(outDir: string): FileWriter {
 
 if (!isMainThread && parentPort && (workerData as { fileWriterFolder?: string })?.fileWriterFolder) {
   const port = parentPort;
-  const write = writer((workerData as { fileWriterFolder: string }).fileWriterFolder);
+  const folder = writer((workerData as { fileWriterFolder: string }).fileWriterFolder);
   let written = 0;
   let stopped = false;
   port.on('message', (message: QueuedFile[] | null) => {
@@ -104,11 +108,15 @@ if (!isMainThread && parentPort && (workerData as { fileWriterFolder?: string })
       port.close();
       return;
     }
-    for (const { path, bytes } of message) {
+    for (const file of message) {
       try {
-        write(path, new Uint8Array(bytes));
+        if ('from' in file) {
+          folder.carry(file.path, file.from);
+          continue;
+        }
+        folder.write(file.path, new Uint8Array(file.bytes));
       } catch (error) {
-        port.postMessage({ failed: `could not write ${path}: ${(error as Error).message}` } satisfies WriterMessage);
+        port.postMessage({ failed: `could not write ${file.path}: ${(error as Error).message}` } satisfies WriterMessage);
         stopped = true;
         port.close();
         return;

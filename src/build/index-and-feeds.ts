@@ -106,7 +106,7 @@ export function indexAndFeedsInWorker(content: SiteContent, outDir: string, feed
 }
 
 async function work(data: Parameters<typeof searchIndexFiles>[0] & { feeds: FeedSettings; outDir: string }): Promise<IndexAndFeeds> {
-  const write = writer(data.outDir);
+  const { write } = writer(data.outDir);
   const { previous, ...feeds } = data.feeds;
   const { feeds: files, intersections } = await tagFeedFiles(data.topics, { ...feeds, canonicalOf: data.canonicalOf }, previous);
   for (const { file, xml } of files) if (xml !== undefined) write(file, xml);

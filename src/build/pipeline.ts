@@ -99,7 +99,7 @@ export async function prepareBuild(settings: BuildSettings): Promise<Build> {
 
   // 3. The records, for the pages Astro renders.
   const store = buildStore();
-  const reuse: PageReuse = { previous: reusablePages(cacheDir, outDir, code), next: new Map(), reused: new Set() };
+  const reuse: PageReuse = { previous: reusablePages(cacheDir, outDir, code), next: new Map(), reused: new Set(), carried: new Set() };
   Object.assign(store, { source, content: { ...loaded.content, from: source }, reuse, outcome: undefined });
 
   // 4. The search index and the tag feeds, written into the new site by a worker thread while Astro renders the pages.
@@ -128,10 +128,12 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   const { oldAddresses } = store.content!;
   writeRedirects(fresh, oldAddressRedirects(oldAddresses), settings.base, 'Old addresses (aliases in the content): each leads to its new page. The 404 page sends those with a query string, and any address with a known id.');
   const oldPages = oldAddresses.flatMap(({ key, file }) => (file ? [key.endsWith('/') ? key : `${key}/`] : []));
+  rmSync(join(fresh, '.prerender'), { recursive: true, force: true });
+  // Reused pages the page writer has not linked go in while the worker may still be writing the index and feeds; its reused feeds after it.
+  carryOver([...reuse.reused].filter((file) => !reuse.carried.has(file)), settings.outDir, fresh);
   const indexAndFeeds = await store.indexAndFeeds!;
   writeSiteFiles(fresh, indexAndFeeds, { siteRoot, pages, reuse, lastModified: pageDates(topics), redirected: [...redirects.map(({ from }) => from), ...oldPages] });
-  rmSync(join(fresh, '.prerender'), { recursive: true, force: true });
-  carryOver(reuse.reused, settings.outDir, fresh);
+  carryOver(indexAndFeeds.feeds.flatMap(({ file, written }) => (written ? [] : [file])), settings.outDir, fresh);
   const files = folderFiles(fresh);
   const size = measureSite(files);
   const redirectsFile = join(fresh, '_redirects');

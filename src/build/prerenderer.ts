@@ -2,10 +2,14 @@
  * How Astro's build renders tagsite's pages: with Astro's own prerenderer, route by route and
  * component by component, except that a page's file is written by a writer thread
  * (./file-writer.ts) instead of on the thread that renders. Astro is handed an empty response for
- * those pages, so it writes nothing itself; it still lists every page for `astro:build:done`.
+ * those pages, so it writes nothing itself; it still lists every page for `astro:build:done`. In a
+ * rebuild the same thread links the reused pages from the previous output while the others render.
  */
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import type { AstroPrerenderer } from 'astro';
 import { fileWriterThread, type FileWriter } from './file-writer.ts';
+import type { PageReuse } from './store.ts';
 
 /** Astro's status-code pages keep their own file names (`404.html`). */
 const STATUS_PAGES = new Set(['/404', '/500']);
@@ -24,24 +28,48 @@ export function directoryPageFile(pathname: string, base: string): string | unde
   return `${inside}index.html`;
 }
 
+/** Where the pages go, and for a rebuild, the previous output (`from`) and the pages reused from it. */
+export interface PageFiles {
+  outDir: string;
+  base: string;
+  /** Astro's `build.format`. */
+  format: string;
+  /** Astro's `publicDir`: a page whose file is there is Astro's to skip, with its warning. */
+  publicDir: string;
+  reuse?: { from: string; pages: PageReuse };
+}
+
 /**
  * Astro's default prerenderer, with pages of the `directory` build format written by a writer
  * thread into `outDir`. Other formats, endpoints and anything but a 200 HTML page are Astro's to write.
  */
-export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, format }: { outDir: string; base: string; format: string }): AstroPrerenderer {
+export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, format, publicDir, reuse }: PageFiles): AstroPrerenderer {
   let files: FileWriter | undefined;
+  let publicFiles = new Set<string>();
   return {
     ...defaults,
     name: 'tagsite',
     async setup() {
       await defaults.setup?.();
-      if (format === 'directory') files = fileWriterThread(outDir);
+      if (format !== 'directory') return;
+      files = fileWriterThread(outDir);
+      if (existsSync(publicDir)) publicFiles = new Set(readdirSync(publicDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => relative(publicDir, join(entry.parentPath, entry.name)).split(sep).join('/')));
+    },
+    async getStaticPaths() {
+      const paths = await defaults.getStaticPaths();
+      // Every route has now said which of its pages are reused (./page-reuse.ts): they are linked while the others render.
+      if (files && reuse) {
+        const reused = [...reuse.pages.reused];
+        files.carry(reused, reuse.from);
+        for (const file of reused) reuse.pages.carried.add(file);
+      }
+      return paths;
     },
     async render(request, options) {
       const rendered = await defaults.render(request, options);
       const { response, metadata } = rendered instanceof Response ? { response: rendered, metadata: undefined } : rendered;
       const file = files && options.routeData.type === 'page' && response.status === 200 && response.body ? directoryPageFile(new URL(request.url).pathname, base) : undefined;
-      if (!files || !file || !response.headers.get('content-type')?.startsWith('text/html')) return rendered;
+      if (!files || !file || publicFiles.has(file) || !response.headers.get('content-type')?.startsWith('text/html')) return rendered;
       await files.write(file, await response.arrayBuffer());
       return { response: new Response(null), metadata };
     },

@@ -39,6 +39,8 @@ export interface PageReuse {
   next: Map<string, string>;
   /** Page files taken from the previous output instead of rendered. */
   reused: Set<string>;
+  /** Those of `reused` already in the new site (the page writer links them while pages render). */
+  carried: Set<string>;
 }
 
 /** What a finished build reports back to `npm run build`. */

@@ -4,23 +4,40 @@
  * and one feed per tag from their worker (./index-and-feeds.ts). In `astro dev` routes serve the
  * same files from the same functions (src/integration/routes/).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sitemapFiles } from '../outputs/sitemap.ts';
 import type { IndexAndFeeds } from './index-and-feeds.ts';
 import type { PageReuse } from './store.ts';
 
-/** Writes files into one folder, making each sub-folder once. */
-export function writer(outDir: string): (path: string, content: string | Uint8Array) => void {
+/** Puts files into one folder, making each sub-folder once. */
+export interface FolderWriter {
+  write(path: string, content: string | Uint8Array): void;
+  /** Puts the file `path` of `fromDir` (the previous output) at `path`: a hard link, or a copy across file systems. */
+  carry(path: string, fromDir: string): void;
+}
+
+export function writer(outDir: string): FolderWriter {
   const made = new Set<string>();
-  return (path, content) => {
+  const place = (path: string) => {
     const file = join(outDir, path);
     const dir = dirname(file);
     if (!made.has(dir)) {
       mkdirSync(dir, { recursive: true });
       made.add(dir);
     }
-    writeFileSync(file, content);
+    return file;
+  };
+  return {
+    write: (path, content) => writeFileSync(place(path), content),
+    carry(path, fromDir) {
+      const file = place(path);
+      try {
+        linkSync(join(fromDir, path), file);
+      } catch {
+        copyFileSync(join(fromDir, path), file);
+      }
+    },
   };
 }
 
@@ -35,7 +52,7 @@ export function writeSiteFiles(
   { feeds }: IndexAndFeeds,
   { siteRoot, pages, reuse, lastModified, redirected = [] }: { siteRoot: string; pages: readonly string[]; reuse: PageReuse; lastModified: (path: string) => string | undefined; redirected?: readonly string[] },
 ): void {
-  const write = writer(outDir);
+  const files = writer(outDir);
   for (const { file, key, written } of feeds) {
     // A feed unchanged since the previous build was not written: it is reused like a page.
     reuse.next.set(file, key);
@@ -47,5 +64,5 @@ export function writeSiteFiles(
   // Old addresses that lead elsewhere are no pages of their own.
   const moved = new Set(redirected.map((path) => decodeURI(path)));
   const listed = [...pages, ...reused].filter((path) => path.endsWith('/') && path !== '/404/' && !moved.has(decodeURI(path)));
-  for (const [name, xml] of sitemapFiles(siteRoot, listed, lastModified)) write(name, xml);
+  for (const [name, xml] of sitemapFiles(siteRoot, listed, lastModified)) files.write(name, xml);
 }

@@ -53,7 +53,7 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
   const listPaths = lists.map(({ path }) => path);
   let build: Build | undefined;
   let contentDir = '';
-  let pageFiles = { base: '/', format: 'directory' };
+  let pageFiles = { base: '/', format: 'directory', publicDir: '' };
   return {
     name: 'tagsite',
     resolved,
@@ -122,12 +122,13 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
         });
       },
       'astro:config:done': ({ config }) => {
-        pageFiles = { base: config.base, format: config.build.format };
+        pageFiles = { base: config.base, format: config.build.format, publicDir: fileURLToPath(config.publicDir) };
       },
       // Pages are rendered by Astro and written by a thread of their own (src/build/prerenderer.ts).
       'astro:build:start': ({ setPrerenderer }) => {
-        const fresh = build?.fresh;
-        if (fresh) setPrerenderer((defaults) => writingPrerenderer(defaults, { outDir: fresh, ...pageFiles }));
+        if (!build) return;
+        const { fresh, reuse, settings } = build;
+        setPrerenderer((defaults) => writingPrerenderer(defaults, { outDir: fresh, ...pageFiles, reuse: { from: settings.outDir, pages: reuse } }));
       },
       // `astro dev`: an edit under the content folder reloads the records and the open pages.
       'astro:server:setup': ({ server }) => {

@@ -40,7 +40,7 @@ describe('buildProgress', () => {
     vi.useFakeTimers();
     const { written, stream: out } = stream(true);
     const progress = buildProgress(10, out);
-    Object.assign(buildStore(), { reuse: { previous: new Map(), next: new Map(), reused: new Set() } });
+    Object.assign(buildStore(), { reuse: { previous: new Map(), next: new Map(), reused: new Set(), carried: new Set() } });
     progress.countPages();
     for (let i = 0; i < 1234; i++) pageRendered();
     vi.advanceTimersByTime(300);

@@ -1,0 +1,142 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fileWriterThread } from '../../src/build/file-writer.ts';
+import { directoryPageFile, writingPrerenderer, type PageFiles } from '../../src/build/prerenderer.ts';
+import type { PageReuse } from '../../src/build/store.ts';
+import type { AstroPrerenderer, PrerenderResult, RouteData } from 'astro';
+
+const folders: string[] = [];
+const folder = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tagsite-writer-'));
+  folders.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const bytes = (text: string) => new TextEncoder().encode(text).buffer as ArrayBuffer;
+
+describe('the file writer thread', () => {
+  it('writes every queued file, in its folders, before close resolves; many writes may wait at once', async () => {
+    const dir = folder();
+    const files = fileWriterThread(dir);
+    // 5,000 files from 8 writers at a time: more than the writer lets wait, so writes wait on it.
+    const names = Array.from({ length: 5000 }, (_, i) => `topics/t-${i}/index.html`);
+    for (let i = 0; i < names.length; i += 8) await Promise.all(names.slice(i, i + 8).map((name) => files.write(name, bytes(`<p>${name}</p>`))));
+    await files.close();
+    for (const name of [names[0]!, names[2345]!, names[4999]!]) expect(readFileSync(join(dir, name), 'utf8')).toBe(`<p>${name}</p>`);
+  });
+
+  it('carries files of the previous output over as links to the same file, beside the files it writes', async () => {
+    const previous = folder();
+    mkdirSync(join(previous, 'topics', 'kept'), { recursive: true });
+    writeFileSync(join(previous, 'topics', 'kept', 'index.html'), 'kept page');
+    const dir = folder();
+    const files = fileWriterThread(dir);
+    files.carry(['topics/kept/index.html'], previous);
+    await files.write('topics/new/index.html', bytes('new page'));
+    await files.close();
+    expect(readFileSync(join(dir, 'topics/kept/index.html'), 'utf8')).toBe('kept page');
+    expect(statSync(join(dir, 'topics/kept/index.html')).ino).toBe(statSync(join(previous, 'topics/kept/index.html')).ino);
+    expect(readFileSync(join(dir, 'topics/new/index.html'), 'utf8')).toBe('new page');
+  });
+
+  it('reports a file it cannot write, naming it, and writes nothing after it', async () => {
+    const dir = folder();
+    // A file where the page's folder should be.
+    writeFileSync(join(dir, 'tags'), 'in the way');
+    const files = fileWriterThread(dir);
+    await files.write('topics/a/index.html', bytes('a'));
+    await files.write('tags/x/index.html', bytes('x'));
+    await expect(files.close()).rejects.toThrow(/could not write tags\/x\/index\.html/);
+    expect(readFileSync(join(dir, 'topics/a/index.html'), 'utf8')).toBe('a');
+  });
+
+  it('fails the writes that come after a failure instead of queueing them, and writes none of them', async () => {
+    const dir = folder();
+    mkdirSync(join(dir, 'tags'));
+    writeFileSync(join(dir, 'tags', 'x'), 'in the way');
+    const files = fileWriterThread(dir);
+    await files.write('tags/x/index.html', bytes('x'));
+    // The failure reaches the rendering thread with the writer's next message: a later write throws it.
+    let thrown: Error | undefined;
+    for (let i = 0; i < 200 && !thrown; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      thrown = await files.write(`topics/t-${i}/index.html`, bytes('b')).then(() => undefined, (error: Error) => error);
+    }
+    expect(thrown?.message).toMatch(/could not write tags\/x\/index\.html/);
+    await expect(files.close()).rejects.toThrow(/tags\/x\/index\.html/);
+    expect(existsSync(join(dir, 'topics'))).toBe(false);
+  });
+});
+
+describe('a page file of the directory build format', () => {
+  it('is the address under the base, with index.html, decoded', () => {
+    expect(directoryPageFile('/topics/x/', '/')).toBe('topics/x/index.html');
+    expect(directoryPageFile('/', '/')).toBe('index.html');
+    expect(directoryPageFile('/community/tags/api/2/', '/community')).toBe('tags/api/2/index.html');
+    expect(directoryPageFile('/community/tags/api/', '/community/')).toBe('tags/api/index.html');
+    expect(directoryPageFile('/tags/%E6%97%A5%E6%9C%AC/', '/')).toBe('tags/日本/index.html');
+  });
+
+  it('is none for status-code pages, addresses outside the base, and addresses of files', () => {
+    expect(directoryPageFile('/404/', '/')).toBeUndefined();
+    expect(directoryPageFile('/community/500/', '/community')).toBeUndefined();
+    expect(directoryPageFile('/elsewhere/x/', '/community')).toBeUndefined();
+    expect(directoryPageFile('/api/workflows.json', '/')).toBeUndefined();
+  });
+});
+
+describe("tagsite's prerenderer", () => {
+  /** Astro's default prerenderer as far as tagsite's uses it: every address renders to a small page. */
+  const astroDefaults = (): AstroPrerenderer => ({
+    name: 'astro:default',
+    getStaticPaths: async () => [],
+    render: async (request) => new Response(`<p>${new URL(request.url).pathname}</p>`, { headers: { 'content-type': 'text/html' } }),
+  });
+  const page = { routeData: { type: 'page' } as RouteData };
+  const setUp = async (settings: Partial<PageFiles> = {}) => {
+    const outDir = folder();
+    const prerenderer = writingPrerenderer(astroDefaults(), { outDir, base: '/', format: 'directory', publicDir: folder(), ...settings });
+    await prerenderer.setup!();
+    return { prerenderer, outDir };
+  };
+  const body = async (result: Response | PrerenderResult) => ((result instanceof Response ? result : result.response).body === null ? null : await (result instanceof Response ? result : result.response).text());
+
+  it('writes a page itself and hands Astro an empty response, so Astro writes nothing', async () => {
+    const { prerenderer, outDir } = await setUp();
+    expect(await body(await prerenderer.render(new Request('https://x.example/topics/a/'), page))).toBeNull();
+    await prerenderer.teardown!();
+    expect(readFileSync(join(outDir, 'topics/a/index.html'), 'utf8')).toBe('<p>/topics/a/</p>');
+  });
+
+  it('leaves to Astro endpoints, status pages, pages of another build format and pages public/ already has', async () => {
+    const publicDir = folder();
+    mkdirSync(join(publicDir, 'about'));
+    writeFileSync(join(publicDir, 'about', 'index.html'), 'the public page');
+    const { prerenderer, outDir } = await setUp({ publicDir });
+    expect(await body(await prerenderer.render(new Request('https://x.example/api/links.json'), { routeData: { type: 'endpoint' } as RouteData }))).toBe('<p>/api/links.json</p>');
+    expect(await body(await prerenderer.render(new Request('https://x.example/404/'), page))).toBe('<p>/404/</p>');
+    expect(await body(await prerenderer.render(new Request('https://x.example/about/'), page))).toBe('<p>/about/</p>');
+    await prerenderer.teardown!();
+    expect(existsSync(join(outDir, 'about'))).toBe(false);
+    const files = await setUp({ format: 'file' });
+    expect(await body(await files.prerenderer.render(new Request('https://x.example/topics/a.html'), page))).toBe('<p>/topics/a.html</p>');
+    await files.prerenderer.teardown!();
+  });
+
+  it('in a rebuild, links the pages the routes reuse once every route has listed its paths', async () => {
+    const previous = folder();
+    mkdirSync(join(previous, 'topics', 'kept'), { recursive: true });
+    writeFileSync(join(previous, 'topics', 'kept', 'index.html'), 'kept page');
+    const pages: PageReuse = { previous: new Map(), next: new Map(), reused: new Set(['topics/kept/index.html']), carried: new Set() };
+    const { prerenderer, outDir } = await setUp({ reuse: { from: previous, pages } });
+    await prerenderer.getStaticPaths();
+    expect([...pages.carried]).toEqual(['topics/kept/index.html']);
+    await prerenderer.teardown!();
+    expect(readFileSync(join(outDir, 'topics/kept/index.html'), 'utf8')).toBe('kept page');
+  });
+});
