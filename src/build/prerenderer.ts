@@ -15,13 +15,15 @@ import type { PageReuse } from './store.ts';
 const STATUS_PAGES = new Set(['/404', '/500']);
 
 /**
- * The file of a page of the `directory` build format: `/topics/x/` → `topics/x/index.html`.
- * `pathname` is the address's path (percent-encoded, with the site's `base`); undefined for an
- * address that is not under `base` or is a status-code page.
+ * The file of a page of the `directory` build format, as Astro names it: `/topics/x/` →
+ * `topics/x/index.html`. `pathname` is the address's path (percent-encoded, with the site's
+ * `base`); undefined for an address that is not under `base`, is a status-code page, or has an
+ * encoded `/` (Astro refuses those itself).
  */
 export function directoryPageFile(pathname: string, base: string): string | undefined {
   const prefix = base.endsWith('/') ? base : `${base}/`;
-  const path = decodeURI(pathname);
+  if (/%2f/i.test(pathname)) return undefined;
+  const path = decodeURIComponent(pathname);
   if (!path.startsWith(prefix) || !path.endsWith('/')) return undefined;
   const inside = path.slice(prefix.length);
   if (STATUS_PAGES.has(`/${inside.slice(0, -1)}`)) return undefined;
@@ -68,7 +70,9 @@ export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, f
     async render(request, options) {
       const rendered = await defaults.render(request, options);
       const { response, metadata } = rendered instanceof Response ? { response: rendered, metadata: undefined } : rendered;
-      const file = files && options.routeData.type === 'page' && response.status === 200 && response.body ? directoryPageFile(new URL(request.url).pathname, base) : undefined;
+      const url = new URL(request.url);
+      // A page path with `?` or `#` would not survive as an address: Astro names its file.
+      const file = files && options.routeData.type === 'page' && response.status === 200 && response.body && !url.search && !url.hash ? directoryPageFile(url.pathname, base) : undefined;
       if (!files || !file || publicFiles.has(file) || !response.headers.get('content-type')?.startsWith('text/html')) return rendered;
       await files.write(file, await response.arrayBuffer());
       return { response: new Response(null), metadata };

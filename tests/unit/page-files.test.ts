@@ -80,6 +80,8 @@ describe('a page file of the directory build format', () => {
     expect(directoryPageFile('/community/tags/api/2/', '/community')).toBe('tags/api/2/index.html');
     expect(directoryPageFile('/community/tags/api/', '/community/')).toBe('tags/api/index.html');
     expect(directoryPageFile('/tags/%E6%97%A5%E6%9C%AC/', '/')).toBe('tags/日本/index.html');
+    // As a file URL decodes it: every escape, `%23` and `%3F` included.
+    expect(directoryPageFile('/forum/c%23-tips%3F/', '/')).toBe('forum/c#-tips?/index.html');
   });
 
   it('is none for status-code pages, addresses outside the base, and addresses of files', () => {
@@ -87,6 +89,7 @@ describe('a page file of the directory build format', () => {
     expect(directoryPageFile('/community/500/', '/community')).toBeUndefined();
     expect(directoryPageFile('/elsewhere/x/', '/community')).toBeUndefined();
     expect(directoryPageFile('/api/workflows.json', '/')).toBeUndefined();
+    expect(directoryPageFile('/forum/a%2Fb/', '/')).toBeUndefined();
   });
 });
 
