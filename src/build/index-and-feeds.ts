@@ -4,7 +4,7 @@
  * thread that renders.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { buildSearchIndex } from '../search/index-build.ts';
+import { emitSearchIndex } from '../search/index-build.ts';
 import { createHash } from 'node:crypto';
 import { getRssString } from '@astrojs/rss';
 import { sortForListing, topicsByTag } from '../model/listing.ts';
@@ -16,11 +16,19 @@ import { writer } from './write-files.ts';
 import type { SiteContent } from '../content/load.ts';
 import type { Topic } from '../content/topics.ts';
 
-/** Every file under /search-index/: the topic index and members.json. `topics` in any order. */
-export function searchIndexFiles(content: Pick<SiteContent, 'topics' | 'members'> & { contentTypes: SiteContent['contentTypes']['list']; canonicalOf?: ReadonlyMap<string, string> }): Map<string, string> {
+type IndexedContent = Pick<SiteContent, 'topics' | 'members'> & { contentTypes: SiteContent['contentTypes']['list']; canonicalOf?: ReadonlyMap<string, string> };
+
+/** Hands every file under /search-index/ to `emit` as it is made: the topic index and members.json. `topics` in any order. */
+function emitSearchIndexFiles(content: IndexedContent, emit: (path: string, text: string) => void): void {
   const topics = sortForListing(content.topics);
-  const files = buildSearchIndex(topics, content.contentTypes, content.canonicalOf);
-  files.set('members.json', JSON.stringify(memberRecords(content.members, topics)));
+  emitSearchIndex(topics, content.contentTypes, content.canonicalOf ?? new Map(), emit);
+  emit('members.json', JSON.stringify(memberRecords(content.members, topics)));
+}
+
+/** Every file under /search-index/: the topic index and members.json. `topics` in any order. */
+export function searchIndexFiles(content: IndexedContent): Map<string, string> {
+  const files = new Map<string, string>();
+  emitSearchIndexFiles(content, (path, text) => files.set(path, text));
   return files;
 }
 
@@ -105,12 +113,13 @@ export function indexAndFeedsInWorker(content: SiteContent, outDir: string, feed
   });
 }
 
-async function work(data: Parameters<typeof searchIndexFiles>[0] & { feeds: FeedSettings; outDir: string }): Promise<IndexAndFeeds> {
+async function work(data: IndexedContent & { feeds: FeedSettings; outDir: string }): Promise<IndexAndFeeds> {
   const { write } = writer(data.outDir);
   const { previous, ...feeds } = data.feeds;
   const { feeds: files, intersections } = await tagFeedFiles(data.topics, { ...feeds, canonicalOf: data.canonicalOf }, previous);
   for (const { file, xml } of files) if (xml !== undefined) write(file, xml);
-  for (const [path, json] of searchIndexFiles(data)) write(`search-index/${path}`, json);
+  // Each file is written as it is made and let go: a big site's index is never held whole.
+  emitSearchIndexFiles(data, (path, json) => write(`search-index/${path}`, json));
   return { feeds: files.map(({ file, key, xml }) => ({ file, key, written: xml !== undefined })), intersections };
 }
 

@@ -63,6 +63,16 @@ export function structuredCore(topics: readonly Topic[], contentTypes: readonly 
  */
 export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonly ContentType[], canonicalOf: ReadonlyMap<string, string> = new Map()): Map<string, string> {
   const files = new Map<string, string>();
+  emitSearchIndex(topics, contentTypes, canonicalOf, (path, text) => files.set(path, text));
+  return files;
+}
+
+/**
+ * Hands every file of the search index to `emit` (its path under /search-index/ and its text) as
+ * soon as it is made, so a build can write each and let it go: a big site's index is never held
+ * whole. `topics` must be in listing order.
+ */
+export function emitSearchIndex(topics: readonly Topic[], contentTypes: readonly ContentType[], canonicalOf: ReadonlyMap<string, string>, emit: (path: string, text: string) => void): void {
   const structured = structuredCore(topics, contentTypes);
   const { types } = structured;
   const typeIndex = typeIndexOf(contentTypes);
@@ -102,8 +112,8 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
   let positionShard: PositionsFile = {};
   const writeShard = () => {
     const n = Math.max(0, postingBounds.length - 1);
-    files.set(`postings/${n}.json`, JSON.stringify(shard));
-    files.set(`positions/${n}.json`, JSON.stringify(positionShard));
+    emit(`postings/${n}.json`, JSON.stringify(shard));
+    emit(`positions/${n}.json`, JSON.stringify(positionShard));
   };
   let inShard = Infinity;
   for (const term of [...postings.keys()].sort()) {
@@ -128,19 +138,19 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
   if (postingBounds.length === 0) postingBounds.push('');
   writeShard();
   const vocabKeys = [...vocab.keys()].sort();
-  for (const [key, file] of vocab) files.set(`vocab/${key}.json`, JSON.stringify(file));
+  for (const [key, file] of vocab) emit(`vocab/${key}.json`, JSON.stringify(file));
 
   const row = (topic: Topic): DisplayRow => [
     topic.slug, topic.title, topic.excerpt, Math.floor(topic.updatedMs / 1000), topic.replies, topic.author, topic.tags,
   ];
   const rows = topics.map(row);
   for (let start = 0; start < rows.length; start += DISPLAY_ROWS_PER_FILE) {
-    files.set(`display/${start / DISPLAY_ROWS_PER_FILE}.json`, JSON.stringify(rows.slice(start, start + DISPLAY_ROWS_PER_FILE)));
+    emit(`display/${start / DISPLAY_ROWS_PER_FILE}.json`, JSON.stringify(rows.slice(start, start + DISPLAY_ROWS_PER_FILE)));
   }
   let displayAllBytes = 0;
   for (let start = 0; start < rows.length; start += DISPLAY_ALL_ROWS_PER_FILE) {
     const text = JSON.stringify(rows.slice(start, start + DISPLAY_ALL_ROWS_PER_FILE));
-    files.set(`display-all/${start / DISPLAY_ALL_ROWS_PER_FILE}.json`, text);
+    emit(`display-all/${start / DISPLAY_ALL_ROWS_PER_FILE}.json`, text);
     displayAllBytes += text.length; // characters: near enough to bytes for a budget
   }
   const display: DisplayFiles = { displayShardSize: DISPLAY_ROWS_PER_FILE, displayAllSize: DISPLAY_ALL_ROWS_PER_FILE, displayAllBytes };
@@ -148,7 +158,7 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
   const tagId = new Map(structured.tagNames.map((tag, i) => [tag, i]));
   const tagSynonyms = [...canonicalOf].flatMap(([synonym, canonical]): Array<[string, number]> => (tagId.has(canonical) ? [[synonym, tagId.get(canonical)!]] : []));
   const core: CoreFile = { version: INDEX_VERSION, ...display, postingBounds, vocabKeys, ...structured, ...(tagSynonyms.length > 0 ? { tagSynonyms } : {}) };
-  files.set('core.json', JSON.stringify(core));
+  emit('core.json', JSON.stringify(core));
 
   // One self-contained file per tag: its topics only, with local ids for tags, authors and types.
   const byTag = new Map<string, number[]>();
@@ -159,7 +169,7 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
       list.push(ordinal);
     }
   });
-  files.set('words.json', JSON.stringify({ count: topics.length, ...display, postingBounds, vocabKeys } satisfies WordsFile));
+  emit('words.json', JSON.stringify({ count: topics.length, ...display, postingBounds, vocabKeys } satisfies WordsFile));
   for (const [tag, ordinals] of byTag) {
     const subset = ordinals.map((ordinal) => topics[ordinal]!);
     const localTags = [...new Set(subset.flatMap((topic) => topic.tags))];
@@ -173,8 +183,7 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
       display: subset.map(row),
       ...columnsOf(subset, new Map(localTags.map((t, i) => [t, i])), new Map(localAuthors.map((a, i) => [a, i])), typeIndex),
     };
-    files.set(`tags/${tagSlug(tag)}.json`, JSON.stringify(file));
-    files.set(`tag-ordinals/${tagSlug(tag)}.json`, JSON.stringify(deltaEncode(ordinals) satisfies TagOrdinalsFile));
+    emit(`tags/${tagSlug(tag)}.json`, JSON.stringify(file));
+    emit(`tag-ordinals/${tagSlug(tag)}.json`, JSON.stringify(deltaEncode(ordinals) satisfies TagOrdinalsFile));
   }
-  return files;
 }
