@@ -65,14 +65,9 @@ export function rememberPages(cacheDir: string, code: string, pages: Map<string,
 }
 
 /** Puts the reused page files of the previous output into the new one: a hard link, or a copy across file systems. */
-export function carryOver(files: Iterable<string>, from: string, to: string): number {
+export function carryOver(files: Iterable<string>, from: string, to: string): void {
   const folder = writer(to);
-  let count = 0;
-  for (const file of files) {
-    folder.carry(file, from);
-    count++;
-  }
-  return count;
+  for (const file of files) folder.carry(file, from);
 }
 
 const postsFile = (cacheDir: string) => join(cacheDir, 'posts.v8');

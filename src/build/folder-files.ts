@@ -1,6 +1,7 @@
 /**
  * The files of a folder as the build notes them: the site's size (./host-limits.ts) and the
- * no-change check (./unchanged.ts) both read it, from one walk of the output.
+ * no-change check (./unchanged.ts) both read it, from one walk of the output; the prerenderer
+ * (./prerenderer.ts) reads public/'s.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -129,11 +129,17 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   writeRedirects(fresh, oldAddressRedirects(oldAddresses), settings.base, 'Old addresses (aliases in the content): each leads to its new page. The 404 page sends those with a query string, and any address with a known id.');
   const oldPages = oldAddresses.flatMap(({ key, file }) => (file ? [key.endsWith('/') ? key : `${key}/`] : []));
   rmSync(join(fresh, '.prerender'), { recursive: true, force: true });
-  // Reused pages the page writer has not linked go in while the worker may still be writing the index and feeds; its reused feeds after it.
-  carryOver([...reuse.reused].filter((file) => !reuse.carried.has(file)), settings.outDir, fresh);
+  // Reused files not in the new site yet (the page writer links pages while others render) are linked now.
+  const carryReused = () => {
+    const rest = [...reuse.reused].filter((file) => !reuse.carried.has(file));
+    carryOver(rest, settings.outDir, fresh);
+    for (const file of rest) reuse.carried.add(file);
+  };
+  // The pages while the worker may still be writing the index and feeds; the feeds it reuses once it has said which.
+  carryReused();
   const indexAndFeeds = await store.indexAndFeeds!;
   writeSiteFiles(fresh, indexAndFeeds, { siteRoot, pages, reuse, lastModified: pageDates(topics), redirected: [...redirects.map(({ from }) => from), ...oldPages] });
-  carryOver(indexAndFeeds.feeds.flatMap(({ file, written }) => (written ? [] : [file])), settings.outDir, fresh);
+  carryReused();
   const files = folderFiles(fresh);
   const size = measureSite(files);
   const redirectsFile = join(fresh, '_redirects');

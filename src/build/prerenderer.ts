@@ -5,10 +5,10 @@
  * those pages, so it writes nothing itself; it still lists every page for `astro:build:done`. In a
  * rebuild the same thread links the reused pages from the previous output while the others render.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { sep } from 'node:path';
 import type { AstroPrerenderer } from 'astro';
 import { fileWriterThread, type FileWriter } from './file-writer.ts';
+import { folderFiles } from './folder-files.ts';
 import type { PageReuse } from './store.ts';
 
 /** Astro's status-code pages keep their own file names (`404.html`). */
@@ -55,7 +55,7 @@ export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, f
       await defaults.setup?.();
       if (format !== 'directory') return;
       files = fileWriterThread(outDir);
-      if (existsSync(publicDir)) publicFiles = new Set(readdirSync(publicDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => relative(publicDir, join(entry.parentPath, entry.name)).split(sep).join('/')));
+      publicFiles = new Set(folderFiles(publicDir).map(([path]) => path.split(sep).join('/')));
     },
     async getStaticPaths() {
       const paths = await defaults.getStaticPaths();
