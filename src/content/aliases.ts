@@ -81,7 +81,7 @@ export interface SiteAddresses {
 }
 
 /** The site's own first path segments, whatever the content: pages, data files, host files, build output. */
-export const SITE_SECTIONS = ['tags', 'topics', 'members', 'search', 'links', 'workflows', 'about', 'api', 'search-index', 'old-addresses', '_astro', 'rss.xml', 'robots.txt', '404.html', 'index.html', '_redirects', '_headers', 'sitemap-index.xml', 'sitemap-0.xml', 'first-paint.js', 'favicon.svg', 'og-image.png'];
+export const SITE_SECTIONS = ['tags', 'topics', 'members', 'search', 'links', 'workflows', 'about', 'api', 'search-index', 'old-addresses', '_astro', 'rss.xml', 'robots.txt', '404.html', 'index.html', '_redirects', '_headers', 'sitemap-index.xml', 'sitemap-0.xml', 'favicon.svg', 'og-image.png'];
 
 /** Why an address (an alias's path, lower-cased, without its query) is one the site serves; undefined when it is free. */
 function servedBySite(path: string, site: SiteAddresses, records: { topics: Set<string>; tags: Set<string>; members: Set<string> }): string | undefined {

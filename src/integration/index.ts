@@ -9,8 +9,11 @@ import { buildStore } from '../build/store.ts';
 import { securityHeaders } from '../outputs/headers.ts';
 import { finishBuild, prepareBuild, type Build } from '../build/pipeline.ts';
 import { writingPrerenderer } from '../build/prerenderer.ts';
+import { FIRST_PAINT_SCRIPT } from '../outputs/first-paint.ts';
 
 const VIRTUAL_ID = 'virtual:tagsite/options';
+/** The script listing pages inline in <head> (src/outputs/first-paint.ts). */
+const FIRST_PAINT_ID = 'virtual:tagsite/first-paint';
 
 /**
  * The project's own browser modules that two or more page scripts import, in one chunk: left to
@@ -82,7 +85,7 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
             site: config.site,
             base: config.base,
             workflowLists: { paths: listPaths, cacheSeconds: resolved.workflows.cacheSeconds },
-            securityHeaders: securityHeaders({ topicImages: resolved.topicImages, connect: [resolved.workflows.primaryUrl, resolved.workflows.backupUrl], images: [resolved.workflows.screenshotBase] }),
+            securityHeaders: securityHeaders({ topicImages: resolved.topicImages, connect: [resolved.workflows.primaryUrl, resolved.workflows.backupUrl], images: [resolved.workflows.screenshotBase], inlineScripts: [FIRST_PAINT_SCRIPT] }),
             problems: problems.map((problem) => ({ ...problem, file: request.configFile ?? problem.file })),
             configDigest: JSON.stringify([resolved, config.site ?? '', config.base, config.trailingSlash, config.build.format]),
           }));
@@ -114,8 +117,12 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
             plugins: [
               {
                 name: 'tagsite-options',
-                resolveId: (id: string) => (id === VIRTUAL_ID ? `\0${VIRTUAL_ID}` : undefined),
-                load: (id: string) => (id === `\0${VIRTUAL_ID}` ? `export default ${JSON.stringify(resolved)};` : undefined),
+                resolveId: (id: string) => (id === VIRTUAL_ID || id === FIRST_PAINT_ID ? `\0${id}` : undefined),
+                load: (id: string) => {
+                  if (id === `\0${VIRTUAL_ID}`) return `export default ${JSON.stringify(resolved)};`;
+                  if (id === `\0${FIRST_PAINT_ID}`) return `export default ${JSON.stringify(FIRST_PAINT_SCRIPT)};`;
+                  return undefined;
+                },
               },
             ],
           },

@@ -5,6 +5,7 @@
  */
 import { withBase } from '../model/urls.ts';
 import { appendToHostFile } from './host-files.ts';
+import { scriptHash } from './first-paint.ts';
 
 /**
  * The `_headers` rules for the list paths. Paths that an existing `_headers` (from public/) already
@@ -32,6 +33,8 @@ export interface SecurityHeaderOptions {
   /** Addresses pages fetch or show images from (the workflow lists, the screenshot prefix): absolute ones add their origin. */
   connect: readonly string[];
   images: readonly string[];
+  /** The exact text of each inline script pages hold (first-paint.ts): allowed by its hash. */
+  inlineScripts?: readonly string[];
 }
 
 function origins(addresses: readonly string[]): string[] {
@@ -40,15 +43,16 @@ function origins(addresses: readonly string[]): string[] {
 
 /**
  * The headers every page is sent with. The Content-Security-Policy is one the site passes: its
- * scripts are files (Astro's bundles, first-paint.js), so `script-src 'self'`; Astro inlines small
+ * scripts are files (Astro's bundles) but for listing pages' first-paint script, allowed by its
+ * hash, so `script-src 'self' 'sha256-…'` and never 'unsafe-inline'; Astro inlines small
  * component styles, so styles also allow 'unsafe-inline' (topics can hold no style: the sanitiser
  * removes it). Images: the site's own, plus any https host when `topicImages` is `any-host`.
  */
-export function securityHeaders({ topicImages, connect, images }: SecurityHeaderOptions): Record<string, string> {
+export function securityHeaders({ topicImages, connect, images, inlineScripts = [] }: SecurityHeaderOptions): Record<string, string> {
   const imageSources = ["'self'", ...(topicImages === 'any-host' ? ['https:'] : origins(images))];
   const policy = [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...inlineScripts.map(scriptHash)].join(' '),
     "style-src 'self' 'unsafe-inline'",
     `img-src ${imageSources.join(' ')}`,
     `connect-src ${["'self'", ...origins(connect)].join(' ')}`,

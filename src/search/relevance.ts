@@ -91,7 +91,10 @@ export function rankWords(count: number, words: WordMatches, mode: 'all' | 'any'
   const kept: number[] = [];
   const score = new Float64Array(count);
   const held = wordCount(words);
+  // With all words asked for, a topic without the first one is passed over before it is scored.
+  const first = mode === 'all' ? words.find((word) => !word.phrase)?.scores : undefined;
   for (let ordinal = 0; ordinal < count; ordinal++) {
+    if (first && !(first[ordinal]! > 0)) continue;
     const scored = wordScore(words, ordinal);
     // A `q` with no words in it (`?!`) filters nothing, as in runSearch.
     if (words.length === 0 || matches(scored, held, mode)) (kept.push(ordinal), (score[ordinal] = scored.total));

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { buildSampleSite } from '../helpers/build.ts';
@@ -16,9 +17,10 @@ import { PAGE_TYPES } from './page-types.ts';
 let browser: Browser;
 let site: StaticHost;
 let rules: string;
+let outDir: string;
 
 beforeAll(async () => {
-  const outDir = await buildSampleSite('csp');
+  outDir = await buildSampleSite('csp');
   rules = readFileSync(join(outDir, '_headers'), 'utf8');
   site = await serveStatic(outDir, '/', { headers: (path) => headersForPath(rules, path) });
   browser = await launchChromium();
@@ -50,7 +52,8 @@ async function watchedPage(): Promise<{ page: Page; violations: string[]; errors
 
 it('_headers gives every path the policy, Referrer-Policy and X-Content-Type-Options', () => {
   const headers = headersForPath(rules, '/topics/anything/');
-  expect(headers['Content-Security-Policy']).toMatch(/script-src 'self'(;|$)/);
+  // Files, and the one inline script listing pages hold (first-paint), by its hash.
+  expect(headers['Content-Security-Policy']).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'(;|$)/);
   expect(headers['Content-Security-Policy']).toMatch(/img-src 'self'(;|$)/);
   expect(headers['Referrer-Policy']).toBe('strict-origin-when-cross-origin');
   expect(headers['X-Content-Type-Options']).toBe('nosniff');
@@ -69,6 +72,14 @@ describe('the site passes its own policy', () => {
     expect(errors).toEqual([]);
     await page.context().close();
   });
+});
+
+it("a listing page's inline script is the one the policy's hash allows", () => {
+  const html = readFileSync(join(outDir, 'search/index.html'), 'utf8');
+  const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]!);
+  expect(inline).toHaveLength(1);
+  const digest = createHash('sha256').update(inline[0]!).digest('base64');
+  expect(headersForPath(rules, '/search/')['Content-Security-Policy']).toContain(`script-src 'self' 'sha256-${digest}'`);
 });
 
 it('the policy stops an inline script and an image from another host', async () => {

@@ -53,8 +53,10 @@ async function openSearch(search = '', topics?: number): Promise<{ page: Page; w
   if (topics !== undefined) {
     await page.route((url) => url.pathname === '/search/', async (route) => {
       const response = await route.fetch();
-      const html = (await response.text()).replace(/data-topics="\d+"/, `data-topics="${topics}"`);
+      // A site that big has no core.json for <head> to ask for (search.astro).
+      const html = (await response.text()).replace(/data-topics="\d+"/, `data-topics="${topics}"`).replace(/ data-core-index="[^"]*"/, '');
       expect(html).toContain(`data-topics="${topics}"`);
+      expect(html).not.toContain('data-core-index');
       await route.fulfill({ response, body: html });
     });
   }
@@ -190,10 +192,41 @@ describe('where /search/ runs its searches', () => {
     // The page's own search read each of them (and words.json) from what <head> asked for.
     const served = site.served.slice(start).map((response) => response.path);
     for (const path of ['words.json', ...wanted]) expect(served.filter((p) => p === `/search-index/${path}`), path).toHaveLength(1);
-    // With a filter the worker searches: it could not use them.
-    await page.goto(`${site.url}/search/?q=${encodeURIComponent(words[0]!)}&author=${encodeURIComponent(content.topics[0]!.author)}`);
+    expect(served.filter((p) => p === '/search-index/core.json'), 'words alone need no core.json').toEqual([]);
+    await page.close();
+  });
+
+  it("answers a shared link with words and a filter in the page's own thread on a small site, from what <head> asked for; each once", async () => {
+    const topic = content.topics[0]!;
+    const word = topic.title.split(' ')[0]!.toLowerCase();
+    const page = await browser.newPage();
+    await page.clock.setFixedTime(NOW);
+    let workers = 0;
+    page.on('worker', () => workers++);
+    const start = site.served.length;
+    await page.goto(`${site.url}/search/?q=${encodeURIComponent(word)}&author=${encodeURIComponent(topic.author)}`);
     await done(page);
-    expect(await page.evaluate(() => ['tagsiteWordsFile', 'tagsiteWordFiles'].filter((name) => name in window))).toEqual([]);
+    const found = await shownSlugs(page);
+    expect(found).toContain(topic.slug);
+    expect(found).toEqual(await engineSlugs(page));
+    expect(workers, 'no worker starts before the first results').toBe(0);
+    // A full search: its counts come with its results.
+    expect(await page.isVisible('[data-facets]')).toBe(true);
+    const info = JSON.parse(readFileSync(join(outDir, 'search-index/words.json'), 'utf8')) as WordsFile;
+    const wanted = firstWordFiles(word, new Set(info.vocabKeys), info.postingBounds);
+    const served = site.served.slice(start).map((response) => response.path);
+    for (const path of ['core.json', 'words.json', ...wanted]) expect(served.filter((p) => p === `/search-index/${path}`), path).toHaveLength(1);
+    expect(await page.evaluate(() => ['tagsiteCoreFile', 'tagsiteWordsFile'].filter((name) => name in window)), 'both handed over').toEqual([]);
+    await page.close();
+  });
+
+  it('leaves a shared link with words and a filter to the worker on a site too big for the page, which <head> asks nothing for', async () => {
+    const topic = content.topics[0]!;
+    const word = topic.title.split(' ')[0]!.toLowerCase();
+    const { page, workers } = await openSearch(`?q=${encodeURIComponent(word)}&author=${encodeURIComponent(topic.author)}`, 1_000_000);
+    expect(workers()).toBe(1);
+    expect(await shownSlugs(page)).toEqual(await engineSlugs(page));
+    expect(await page.evaluate(() => ['tagsiteCoreFile', 'tagsiteWordsFile', 'tagsiteWordFiles'].filter((name) => name in window))).toEqual([]);
     await page.close();
   });
 

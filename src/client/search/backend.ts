@@ -66,9 +66,11 @@ export interface Backends {
   /** The backend that runs `query`, started on first need. */
   forQuery(query: SearchQuery): Backend;
   /**
-   * The first search of a page opened with words alone over the whole site (a shared link), in the
-   * page's own thread from the word index and display files only (Searcher.search `partial`): no
-   * worker has to start, and no core.json arrive, before its results. Undefined for other searches.
+   * The first search of /search/ opened with words (a shared link), in the page's own thread: no
+   * worker has to start before its results. Words alone are answered from the word index and
+   * display files only (Searcher.search `partial`), before any core.json; words with other filters,
+   * on a site small enough for the page's thread, from the core.json first-paint.js asked for.
+   * Undefined for other searches.
    */
   opening(query: SearchQuery): ((request: SearchRequest) => Promise<SearchResults>) | undefined;
   /** The backend of searches with words (the worker), started on first need. */
@@ -101,9 +103,17 @@ export function backends(config: SearchConfig, started: (backend: Backend) => vo
     // A worker started for words alone over the whole site (a shared link) leaves core.json for later.
     forQuery: (query) => (inPage && !query.q ? (pageSearch ??= start(pageBackend(ownSearcher()))) : words(config.source.kind === 'site' && onlyWords(query))),
     opening: (query) => {
-      if (config.source.kind !== 'site' || !query.q || !onlyWords(query)) return undefined;
-      const searcher = ownSearcher();
-      return (request) => searcher.search({ ...request, partial: true });
+      if (config.source.kind !== 'site' || !query.q) return undefined;
+      // A core.json asked for from <head> is used, whatever else the address holds.
+      if (onlyWords(query) && !('tagsiteCoreFile' in globalThis)) {
+        const searcher = ownSearcher();
+        return (request) => searcher.search({ ...request, partial: true });
+      }
+      if (!inPage) return undefined;
+      // Started for the form's choices and later searches; this one asks at once (Searcher.search
+      // loads the index and the words' files side by side).
+      pageSearch ??= start(pageBackend(ownSearcher()));
+      return (request) => ownSearcher().search(request);
     },
   };
 }

@@ -8,6 +8,7 @@ import type { WordMatcher } from '../../search/word-match.ts';
 import type { Choices, IndexSource, ResultRow, SearchRequest, SearchResults } from './protocol.ts';
 import { comparePopularity } from '../../model/popularity.ts';
 import { DisplayPrefetch, SearchGate } from './prefetch.ts';
+import { afterPaint } from './url-state.ts';
 
 /** Names, the most used first (then in code-point order). */
 function byUse(names: readonly string[], postings: readonly Uint32Array[]): string[] {
@@ -176,9 +177,19 @@ export class Searcher {
     }));
   }
 
+  /**
+   * The site's core.json: on /search/ of a small site opened with words and other filters, the one
+   * first-paint.js asked for from <head> (`tagsiteCoreFile`); else a fresh read.
+   */
+  private coreFile(): Promise<CoreFile> {
+    const early = (globalThis as { tagsiteCoreFile?: Promise<CoreFile> }).tagsiteCoreFile;
+    delete (globalThis as { tagsiteCoreFile?: unknown }).tagsiteCoreFile;
+    return early ?? this.readJson<CoreFile>('core.json');
+  }
+
   private async readIndex(): Promise<SearchIndex> {
     const { source } = this;
-    const file = source.kind === 'tag' ? await this.readJson<TagFile>(`tags/${source.slug}.json`) : await this.readJson<CoreFile>('core.json');
+    const file = source.kind === 'tag' ? await this.readJson<TagFile>(`tags/${source.slug}.json`) : await this.coreFile();
     const index = decodeIndex(file);
     this.index = index;
     this.inlineDisplay = 'display' in file ? file.display : undefined;
@@ -187,10 +198,13 @@ export class Searcher {
       this.display = { displayShardSize, displayAllSize, displayAllBytes };
       this.siteWords ??= Promise.resolve({ count, displayShardSize, displayAllSize, displayAllBytes, postingBounds, vocabKeys });
     }
-    // The sort orders are prepared while the visitor is still choosing filters, not during a search.
-    setTimeout(() => {
+    // The sort orders are prepared while the visitor is still choosing filters: after the search
+    // that loaded the index (a shared link's) has answered, never during it.
+    const prepare = () => {
       for (const sort of ['newest', 'replies', 'views']) order(index, sort);
-    }, 0);
+    };
+    // In the worker no frame waits for it.
+    void this.gate.idle().then(() => (typeof document === 'undefined' ? setTimeout(prepare, 0) : afterPaint(prepare)));
     return index;
   }
 
@@ -220,8 +234,8 @@ export class Searcher {
     const { query } = request;
     const seen = { terms: new Set<string>(), unmatched: [] as string[] };
     const quick = request.partial && !this.index && this.source.kind === 'site' && onlyWords(query);
-    const idx = quick ? undefined : await this.loadIndex();
-    const matcher = query.q ? await this.wordMatcher() : undefined;
+    // The index and the words' files load side by side.
+    const [idx, matcher] = await Promise.all([quick ? undefined : this.loadIndex(), query.q ? this.wordMatcher() : undefined]);
     const matches = matcher ? await matcher.match(query.q, query.in === 'titles', seen) : undefined;
     const engineStarted = performance.now();
     const full = idx ? runSearch(idx, query, new Date(request.now), request.pageSize, matches) : undefined;

@@ -2,23 +2,27 @@
 // The page's static listing answers its address without a query string; an address with
 // parameters may ask for other filters, so the page is marked and site.css keeps that listing
 // hidden until the page's own script has shown this address's answer (or found it is the same).
-// A file, not inline code, so a strict Content-Security-Policy (script-src 'self') allows it.
+// Inlined into each listing page's <head> without its comments (src/outputs/first-paint.ts), so no
+// request holds up the parser; the site's Content-Security-Policy allows it by its hash.
 if (/[?&][^=&#]+=[^&#]/.test(location.search)) document.documentElement.setAttribute('data-address-filters', '');
 
-// /search/ opened with words alone (a shared link, answered in the page from the word index,
-// without core.json): words.json is asked for now, while the page still loads, and handed to the
-// page's search as `tagsiteWordsFile` (Searcher.wordsFile). Plain words (letters and digits) also
-// have their vocabulary and postings files asked for as soon as it is here, by the rules of
-// src/search/words.ts (firstWordFiles), and handed over in `tagsiteWordFiles` (path → JSON);
-// anything else waits for the page's own script. Other addresses search in a worker, which could
-// not use them.
+// /search/ opened with words (a shared link): words.json is asked for now, while the page still
+// loads, and handed to the page's search as `tagsiteWordsFile` (Searcher.wordsFile). Plain words
+// (letters and digits) also have their vocabulary and postings files asked for as soon as it is
+// here, by the rules of src/search/words.ts (firstWordFiles), and handed over in `tagsiteWordFiles`
+// (path → JSON); anything else waits for the page's own script. Words alone are answered from those
+// files; words with other parameters need the site's core.json too: on a site small enough to
+// search in the page's own thread (the script's data-core-index says where it is), it is asked for
+// now as well and handed over as `tagsiteCoreFile` (Searcher.readIndex). Bigger sites search those
+// in a worker, which could not use them.
 (function () {
   var script = document.currentScript;
   var wordsIndex = script && script.dataset.wordsIndex;
+  var coreIndex = script && script.dataset.coreIndex;
   var params = new URLSearchParams(location.search);
   var q = (params.get('q') || '').trim().toLowerCase();
-  var wordsAlone = q !== '' && Array.from(params.keys()).every(function (name) { return ['q', 'words', 'in', 'page'].indexOf(name) >= 0; });
-  if (!wordsIndex || !wordsAlone) return;
+  var wordsAlone = Array.from(params.keys()).every(function (name) { return ['q', 'words', 'in', 'page'].indexOf(name) >= 0; });
+  if (!wordsIndex || q === '' || (!wordsAlone && !coreIndex)) return;
   var base = wordsIndex.slice(0, wordsIndex.lastIndexOf('/') + 1);
   var read = function (url, name) {
     return fetch(url).then(function (response) {
@@ -26,6 +30,12 @@ if (/[?&][^=&#]+=[^&#]/.test(location.search)) document.documentElement.setAttri
       return response.json();
     });
   };
+  if (!wordsAlone) {
+    window.tagsiteCoreFile = read(coreIndex, 'core.json');
+    window.tagsiteCoreFile.catch(function () {
+      // the page's search reports it
+    });
+  }
   var words = read(wordsIndex, 'words.json');
   var files = {};
   window.tagsiteWordsFile = words;
