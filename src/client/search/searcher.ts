@@ -72,6 +72,10 @@ export class Searcher {
   private wordsFile(): Promise<WordsFile> {
     const early = (globalThis as { tagsiteWordsFile?: Promise<WordsFile> }).tagsiteWordsFile;
     delete (globalThis as { tagsiteWordsFile?: unknown }).tagsiteWordsFile;
+    if (!this.siteWords && !early && this.source.kind === 'site' && this.indexLoad) {
+      // core.json, on its way, carries the same fields: they are not asked for a second time.
+      return this.indexLoad.then(() => this.siteWords ?? this.wordsFile());
+    }
     return (this.siteWords ??= (early ?? this.readJson<WordsFile>('words.json')).catch((error: Error) => {
       this.siteWords = undefined; // tried again on the next search
       throw error;
