@@ -113,14 +113,21 @@ export function indexAndFeedsInWorker(content: SiteContent, outDir: string, feed
   });
 }
 
-async function work(data: IndexedContent & { feeds: FeedSettings; outDir: string }): Promise<IndexAndFeeds> {
-  const { write } = writer(data.outDir);
+/** Writes the feeds that changed; what is kept of them is their list, not their XML. */
+async function writeFeeds(data: IndexedContent & { feeds: FeedSettings }, write: (path: string, text: string) => void): Promise<IndexAndFeeds> {
   const { previous, ...feeds } = data.feeds;
   const { feeds: files, intersections } = await tagFeedFiles(data.topics, { ...feeds, canonicalOf: data.canonicalOf }, previous);
   for (const { file, xml } of files) if (xml !== undefined) write(file, xml);
+  return { feeds: files.map(({ file, key, xml }) => ({ file, key, written: xml !== undefined })), intersections };
+}
+
+async function work(data: IndexedContent & { feeds: FeedSettings; outDir: string }): Promise<IndexAndFeeds> {
+  const { write } = writer(data.outDir);
+  // The feeds' XML (about 200 MB at 100,000 topics) is let go before the index is built.
+  const written = await writeFeeds(data, write);
   // Each file is written as it is made and let go: a big site's index is never held whole.
   emitSearchIndexFiles(data, (path, json) => write(`search-index/${path}`, json));
-  return { feeds: files.map(({ file, key, xml }) => ({ file, key, written: xml !== undefined })), intersections };
+  return written;
 }
 
 if (!isMainThread && parentPort && (workerData as { topics?: unknown })?.topics) {
