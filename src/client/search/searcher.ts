@@ -74,7 +74,7 @@ export class Searcher {
     delete (globalThis as { tagsiteWordsFile?: unknown }).tagsiteWordsFile;
     if (!this.siteWords && !early && this.source.kind === 'site' && this.indexLoad) {
       // core.json, on its way, carries the same fields: they are not asked for a second time.
-      return this.indexLoad.then(() => this.siteWords ?? this.wordsFile());
+      return this.indexLoad.then(() => this.siteWords ?? this.readJson<WordsFile>('words.json'));
     }
     return (this.siteWords ??= (early ?? this.readJson<WordsFile>('words.json')).catch((error: Error) => {
       this.siteWords = undefined; // tried again on the next search
