@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { join, relative, sep } from 'node:path';
@@ -59,10 +59,25 @@ function readJson(options: LoadOptions, name: string, required: boolean, problem
   return undefined;
 }
 
+/**
+ * A valid topic file as an earlier build read it: the file's size, times and inode (`stamp`), the
+ * settings it was read under (`context`), and what it gave, without the post (its HTML and text
+ * are the RememberedPost's own).
+ */
+interface RememberedFile {
+  stamp: string;
+  context: string;
+  /** With its HTML and text emptied. */
+  topic: Topic;
+  workflowFile?: TopicReading['workflowFile'];
+}
+
 /** A first post rendered in an earlier build, by topic file: reused while its Markdown is the same. */
 export interface RememberedPost extends RenderedPost {
   /** sha1 of the Markdown it was rendered from. */
   digest: string;
+  /** The whole file, reused without reading it while it is the same file under the same settings. */
+  read?: RememberedFile;
 }
 
 export type RenderMemory = Map<string, RememberedPost>;
@@ -73,20 +88,54 @@ interface TopicResult extends TopicReading {
   remembered?: RememberedPost;
 }
 
-/** Reads topic files (in any thread): each rendered anew unless `memory` holds its rendering of the same Markdown. */
+/**
+ * The file as make and Hugo judge a source, made stricter: its size, modification and change
+ * times (to the nanosecond; any write moves the change time) and inode. Undefined if it cannot be stat'ed.
+ */
+function fileStamp(path: string): string | undefined {
+  try {
+    const { size, mtimeNs, ctimeNs, ino } = lstatSync(path, { bigint: true });
+    return `${size}:${mtimeNs}:${ctimeNs}:${ino}`;
+  } catch {
+    return undefined; // reading it reports the problem
+  }
+}
+
+/** Everything besides the file that shapes what reading a topic gives. */
+function contextKey(context: TopicContext): string {
+  return JSON.stringify([context.contentTypes.list, context.contentTypesUnreadable ?? false, context.excerptLength, context.limits ?? DEFAULT_LIMITS]);
+}
+
+/**
+ * Reads topic files (in any thread). A file unchanged since the build that left `memory` (same
+ * stamp, same settings) is not read again; otherwise its post is rendered anew unless `memory`
+ * holds its rendering of the same Markdown.
+ */
 export function readTopicFiles(root: string, files: readonly string[], context: TopicContext, memory?: RenderMemory): TopicResult[] {
+  const settings = contextKey(context);
   return files.map((file) => {
+    const stamp = fileStamp(join(root, file));
+    const earlier = memory?.get(file);
+    const known = earlier?.read;
+    if (known && stamp !== undefined && known.stamp === stamp && known.context === settings) {
+      const topic: Topic = { ...known.topic, html: earlier!.html, text: earlier!.text };
+      return { file, problems: [], topic, ...(known.workflowFile ? { workflowFile: known.workflowFile } : {}), remembered: earlier };
+    }
     let remembered: RememberedPost | undefined;
     const render = (markdown: string): RenderedPost => {
       const digest = createHash('sha1').update(markdown).digest('base64url');
-      const earlier = memory?.get(file);
-      remembered = earlier?.digest === digest ? earlier : { digest, ...renderPost(markdown) };
+      remembered = earlier?.digest === digest ? { digest, html: earlier.html, text: earlier.text } : { digest, ...renderPost(markdown) };
       return remembered;
     };
     const limits = context.limits ?? DEFAULT_LIMITS;
     const source = readSourceText(join(root, file), file, limits.topicFileBytes, limitName('topicFileBytes'));
     if (typeof source !== 'string') return { file, problems: [source] };
     const result = readTopic(file, source, { ...context, render });
+    if (remembered && result.topic && stamp !== undefined) {
+      // Emptied in place, so the topic made from it again has its keys in the same order (page keys digest it).
+      const topic = { ...result.topic, html: '', text: '' };
+      remembered.read = { stamp, context: settings, topic, ...(result.workflowFile ? { workflowFile: result.workflowFile } : {}) };
+    }
     return { file, ...result, ...(remembered ? { remembered } : {}) };
   });
 }

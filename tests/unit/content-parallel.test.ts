@@ -37,10 +37,11 @@ describe('loadContentInParallel', () => {
   it('reuses a remembered rendering only while the Markdown it was made from is unchanged', async () => {
     const first = await loadContentInParallel(options);
     expect(first.memory.size).toBe(1600);
-    // Two topics, one from each thread's share; their remembered renderings are marked.
+    // Two topics, one from each thread's share; their remembered renderings are marked, and the
+    // record of their file forgotten (see the next test), so only the rendering can be reused.
     const [early, late] = [first.content.topics[3]!, first.content.topics[1500]!];
     const memory = new Map(first.memory);
-    for (const topic of [early, late]) memory.set(topic.file, { ...memory.get(topic.file)!, html: '<p>remembered</p>', text: 'remembered' });
+    for (const topic of [early, late]) memory.set(topic.file, { ...memory.get(topic.file)!, html: '<p>remembered</p>', text: 'remembered', read: undefined });
     const lateFile = join(dir, late.file);
     const lateText = readFileSync(lateFile, 'utf8');
     writeFileSync(lateFile, `${lateText}\nA new last paragraph.\n`);
@@ -53,6 +54,44 @@ describe('loadContentInParallel', () => {
       expect(second.memory.get(late.file)!.html).toContain('A new last paragraph.');
     } finally {
       writeFileSync(lateFile, lateText);
+    }
+  });
+
+  it('takes a file unchanged since it was read (size, times, inode; same settings) from memory without reading it, and reads any other again', async () => {
+    const first = await loadContentInParallel(options);
+    const [kept, edited, moved] = [first.content.topics[5]!, first.content.topics[1400]!, first.content.topics[1550]!];
+    // What memory says of two files is marked: only a file still as it was read may show it.
+    const memory = new Map(first.memory);
+    for (const topic of [kept, edited]) {
+      const remembered = memory.get(topic.file)!;
+      memory.set(topic.file, { ...remembered, read: { ...remembered.read!, topic: { ...remembered.read!.topic, title: 'From memory' } } });
+    }
+    const editedFile = join(dir, edited.file);
+    const editedText = readFileSync(editedFile, 'utf8');
+    // The same bytes written again: only the file's times say it was written.
+    writeFileSync(editedFile, editedText);
+    const movedFile = join(dir, moved.file);
+    const movedText = readFileSync(movedFile, 'utf8');
+    writeFileSync(movedFile, movedText.replace(/^views: .*$/m, 'views: many'));
+    try {
+      const second = await loadContentInParallel(options, memory);
+      const bySlug = new Map(second.content.topics.map((topic) => [topic.slug, topic]));
+      // Unchanged: the marked record, with its post, keys in the same order (page keys digest them).
+      expect(bySlug.get(kept.slug)!.title).toBe('From memory');
+      expect(Object.keys(bySlug.get(kept.slug)!)).toEqual(Object.keys(kept));
+      expect({ ...bySlug.get(kept.slug)!, title: kept.title }).toEqual(kept);
+      // Written again, same bytes: read again. Changed into a broken file: read again, and reported.
+      expect(bySlug.get(edited.slug)!.title).toBe(edited.title);
+      expect(bySlug.has(moved.slug)).toBe(false);
+      expect(second.problems.map((problem) => [problem.file, problem.field])).toEqual([[moved.file, 'views']]);
+      // Another excerpt length is another setting: every file is read again.
+      const longer = await loadContentInParallel({ ...options, excerptLength: 40 }, memory);
+      const kept40 = longer.content.topics.find((topic) => topic.slug === kept.slug)!;
+      expect(kept40.title).toBe(kept.title);
+      expect(kept40.excerpt.length).toBeLessThan(kept.excerpt.length);
+    } finally {
+      writeFileSync(editedFile, editedText);
+      writeFileSync(movedFile, movedText);
     }
   });
 });
