@@ -1,6 +1,7 @@
 /**
  * The build's memory of its last output, kept in the build's cache folder: the key of every page
- * (./page-reuse.ts) and the rendering of every first post, with a digest of the site's code.
+ * (./page-reuse.ts) and, for every topic file, its record and its first post's rendering
+ * (../content/load.ts), with a digest of the site's code.
  * Nothing is reused when the code digest differs; a page only when its previous file is still there.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -72,7 +73,7 @@ export function carryOver(files: Iterable<string>, from: string, to: string): vo
 
 const postsFile = (cacheDir: string) => join(cacheDir, 'posts.v8');
 
-/** The first posts rendered by the last build with the same code (an empty memory otherwise). */
+/** The topic files read and first posts rendered by the last build with the same code (an empty memory otherwise). */
 export function rememberedPosts(cacheDir: string, code: string): RenderMemory {
   try {
     const saved = deserialize(readFileSync(postsFile(cacheDir))) as { code: string; memory: RenderMemory };
@@ -83,7 +84,7 @@ export function rememberedPosts(cacheDir: string, code: string): RenderMemory {
   return new Map();
 }
 
-/** Remembers this build's renderings for the next build. */
+/** Remembers this build's topic records and renderings for the next build. */
 export function rememberPosts(cacheDir: string, code: string, memory: RenderMemory): void {
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(postsFile(cacheDir), serialize({ code, memory }));

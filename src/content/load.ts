@@ -225,8 +225,8 @@ const PARALLEL_FROM = 1500;
 
 /**
  * loadContent for the build: the topic files are shared between this thread and worker threads
- * (one per further CPU), and a first post whose Markdown is unchanged since the build that left
- * `memory` is not rendered again. The same checks and problems as loadContent; also returns the
+ * (one per further CPU); a file unchanged since the build that left `memory` is not read again,
+ * and a first post whose Markdown is unchanged is not rendered again. The same checks and problems as loadContent; also returns the
  * renderings to remember for the next build.
  */
 export async function loadContentInParallel(options: LoadOptions, memory?: RenderMemory): Promise<{ content: SiteContent; problems: Problem[]; memory: RenderMemory }> {
