@@ -94,4 +94,24 @@ describe('loadContentInParallel', () => {
       writeFileSync(movedFile, movedText);
     }
   });
+
+  it('reads every unchanged file again when content-types.json changed: a forum taken out is reported in each of its topics', async () => {
+    const first = await loadContentInParallel(options);
+    const forum = first.content.topics[0]!.contentType;
+    const inForum = first.content.topics.filter((topic) => topic.contentType === forum).map((topic) => topic.file).sort();
+    const typesFile = join(dir, 'content-types.json');
+    const typesText = readFileSync(typesFile, 'utf8');
+    type Node = { id: string; children?: Node[] };
+    const without = (nodes: Node[]): Node[] => nodes.filter((node) => node.id !== forum).map((node) => (node.children ? { ...node, children: without(node.children) } : node));
+    const types = JSON.parse(typesText) as Record<string, Node[]>;
+    writeFileSync(typesFile, JSON.stringify(Object.fromEntries(Object.entries(types).map(([group, nodes]) => [group, without(nodes)]))));
+    try {
+      const second = await loadContentInParallel(options, first.memory);
+      const blamed = second.problems.filter((problem) => problem.field === 'forum' || problem.field === 'category');
+      expect(blamed.map((problem) => problem.file).sort()).toEqual(inForum);
+      expect(inForum.length).toBeGreaterThan(10);
+    } finally {
+      writeFileSync(typesFile, typesText);
+    }
+  });
 });
