@@ -116,10 +116,9 @@ export function readTopicFiles(root: string, files: readonly string[], context: 
   return files.map((file) => {
     const stamp = fileStamp(join(root, file));
     const earlier = memory?.get(file);
-    const known = earlier?.read;
-    if (known && stamp !== undefined && known.stamp === stamp && known.context === settings) {
-      const topic: Topic = { ...known.topic, html: earlier!.html, text: earlier!.text };
-      return { file, problems: [], topic, ...(known.workflowFile ? { workflowFile: known.workflowFile } : {}), remembered: earlier };
+    if (earlier?.read && stamp !== undefined && earlier.read.stamp === stamp && earlier.read.context === settings) {
+      const { topic, workflowFile } = earlier.read;
+      return { file, problems: [], topic: { ...topic, html: earlier.html, text: earlier.text }, ...(workflowFile ? { workflowFile } : {}), remembered: earlier };
     }
     let remembered: RememberedPost | undefined;
     const render = (markdown: string): RenderedPost => {
@@ -226,8 +225,8 @@ const PARALLEL_FROM = 1500;
 /**
  * loadContent for the build: the topic files are shared between this thread and worker threads
  * (one per further CPU); a file unchanged since the build that left `memory` is not read again,
- * and a first post whose Markdown is unchanged is not rendered again. The same checks and problems as loadContent; also returns the
- * renderings to remember for the next build.
+ * and a first post whose Markdown is unchanged is not rendered again. The same checks and problems
+ * as loadContent; also returns the records and renderings to remember for the next build.
  */
 export async function loadContentInParallel(options: LoadOptions, memory?: RenderMemory): Promise<{ content: SiteContent; problems: Problem[]; memory: RenderMemory }> {
   const prepared = prepare(options);
