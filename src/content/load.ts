@@ -114,7 +114,9 @@ function contextKey(context: TopicContext): string {
 export function readTopicFiles(root: string, files: readonly string[], context: TopicContext, memory?: RenderMemory): TopicResult[] {
   const settings = contextKey(context);
   return files.map((file) => {
-    const stamp = fileStamp(join(root, file));
+    const path = join(root, file);
+    // Only a build keeps a memory: validate and `astro dev` read every file and remember nothing.
+    const stamp = memory ? fileStamp(path) : undefined;
     const earlier = memory?.get(file);
     if (earlier?.read && stamp !== undefined && earlier.read.stamp === stamp && earlier.read.context === settings) {
       const { topic, workflowFile } = earlier.read;
@@ -127,11 +129,11 @@ export function readTopicFiles(root: string, files: readonly string[], context: 
       return remembered;
     };
     const limits = context.limits ?? DEFAULT_LIMITS;
-    const source = readSourceText(join(root, file), file, limits.topicFileBytes, limitName('topicFileBytes'));
+    const source = readSourceText(path, file, limits.topicFileBytes, limitName('topicFileBytes'));
     if (typeof source !== 'string') return { file, problems: [source] };
     const result = readTopic(file, source, { ...context, render });
     if (remembered && result.topic && stamp !== undefined) {
-      // Emptied in place, so the topic made from it again has its keys in the same order (page keys digest it).
+      // A copy with the post emptied, not without it: the topic made from it again has its keys in the same order (page keys digest it).
       const topic = { ...result.topic, html: '', text: '' };
       remembered.read = { stamp, context: settings, topic, ...(result.workflowFile ? { workflowFile: result.workflowFile } : {}) };
     }
