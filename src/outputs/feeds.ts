@@ -6,6 +6,7 @@
 import { getRssString } from '@astrojs/rss';
 import type { Topic } from '../content/topics.ts';
 import { absoluteUrl, feedPath, intersectionFeedPath, intersectionPath, tagPath, topicUrl } from '../model/urls.ts';
+import { escapeXml, xmlText } from './xml.ts';
 
 /** Items a feed carries: the newest topics only, as feed readers poll the whole file each time. */
 export const FEED_ITEMS = 50;
@@ -15,20 +16,6 @@ export function feedTopics(topics: readonly Topic[], limit = FEED_ITEMS): Topic[
   return [...topics]
     .sort((a, b) => b.createdMs - a.createdMs || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
     .slice(0, limit);
-}
-
-// XML 1.0 cannot carry these characters at all, escaped or not; a title that holds one would
-// make the whole feed unreadable.
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** Text with the characters XML 1.0 forbids removed (escaping is the XML writer's job). */
-export function xmlText(text: string): string {
-  return text.replace(NOT_XML, '');
-}
-
-/** `&`, `<`, `>`, `"` and `'` as entities: for the few elements written as raw XML. */
-export function escapeXml(text: string): string {
-  return xmlText(text).replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`);
 }
 
 export interface FeedItem {

@@ -3,7 +3,7 @@
  * each listing at most SITEMAP_URLS page addresses. Written by tagsite itself so the addresses are
  * sorted by plain comparison: a locale-aware sort (as @astrojs/sitemap's) is too slow for large sites.
  */
-import { escapeXml } from './feeds.ts';
+import { escapeXml } from './xml.ts';
 import { absoluteUrl } from '../model/urls.ts';
 
 /** The protocol allows 50,000 addresses per file; staying below leaves room. */
