@@ -27,8 +27,7 @@ const content = contentDir(root, args.values.content as string | undefined);
 const clean = args.values.clean === true;
 // Nothing changed since the last build of this output (src/build/unchanged.ts): it is kept, and Astro never starts.
 const inputs = buildInputs(root, configFile);
-const contentFiles = contentListing(content);
-const kept = clean ? undefined : unchangedOutput(root, content, out, inputs, contentFiles);
+const kept = clean ? undefined : unchangedOutput(root, content, out, inputs);
 if (kept) {
   console.log(`nothing changed since the last build of ${kept} (content, code, config, and the output as it left it): kept as it is in ${(performance.now() / 1000).toFixed(1)} s; --clean builds anew`);
   process.exit(0);
@@ -40,6 +39,8 @@ if (config) {
   process.exit(1);
 }
 buildStore().request = { contentDir: content, clean, ...(configFile ? { configFile } : {}) };
+// The content as it is before the build reads it: a file changed meanwhile makes the next build run.
+const contentFiles = contentListing(content);
 
 try {
   const { build } = await import('astro');
@@ -58,6 +59,6 @@ try {
 }
 
 const outcome = buildStore().outcome!;
-stampBuild(root, content, out, inputs, contentFiles, outcome.outDir, outcome.files);
+stampBuild(root, content, out, inputs, contentFiles, outcome.outDir, outcome.output);
 const reused = outcome.reused > 0 ? ` (${outcome.reused} of ${outcome.pages} pages and feeds unchanged, reused)` : '';
 console.log(`built ${outcome.outDir} in ${outcome.seconds.toFixed(1)} s${reused}`);

@@ -19,7 +19,7 @@ import { oldAddressRedirects } from '../outputs/old-addresses.ts';
 import { siteRootUrl } from '../model/urls.ts';
 import { siteProblems } from '../integration/options.ts';
 import { hostLimitWarnings, measureSite, redirectRulesWarning, sizeLine } from './host-limits.ts';
-import { folderFiles } from './folder-files.ts';
+import { folderListing } from './folder-files.ts';
 import { carryOver, codeDigest, forgetPages, noteSource, pruneCaches, rememberedPosts, rememberPages, rememberPosts, reusablePages } from './cache.ts';
 import { indexAndFeedsInWorker } from './index-and-feeds.ts';
 import { buildStore, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
@@ -140,8 +140,8 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   const indexAndFeeds = await store.indexAndFeeds!;
   writeSiteFiles(fresh, indexAndFeeds, { siteRoot, pages, reuse, lastModified: pageDates(topics), redirected: [...redirects.map(({ from }) => from), ...oldPages] });
   carryReused();
-  const files = folderFiles(fresh);
-  const size = measureSite(files);
+  const output = folderListing(fresh);
+  const size = measureSite(output.files);
   const redirectsFile = join(fresh, '_redirects');
   const redirectsWarning = existsSync(redirectsFile) ? redirectRulesWarning(readFileSync(redirectsFile, 'utf8')) : undefined;
   const warnings = [...hostLimitWarnings(size), ...(redirectsWarning ? [redirectsWarning] : [])];
@@ -158,7 +158,7 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   console.log(sizeLine(size));
   for (const warning of warnings) console.warn(warning);
 
-  const outcome: BuildOutcome = { outDir: settings.outDir, pages: reuse.next.size, reused: reuse.reused.size, seconds: (performance.now() - build.started) / 1000, files, size, warnings };
+  const outcome: BuildOutcome = { outDir: settings.outDir, pages: reuse.next.size, reused: reuse.reused.size, seconds: (performance.now() - build.started) / 1000, output, size, warnings };
   Object.assign(store, { content: undefined, reuse: undefined, indexAndFeeds: undefined, outcome });
   return outcome;
 }

@@ -9,7 +9,7 @@
  * records that are already validated and normalised.
  */
 import type { SiteSize } from './host-limits.ts';
-import type { FolderFiles } from './folder-files.ts';
+import type { FolderListing } from './folder-files.ts';
 import type { SiteContent } from '../content/load.ts';
 import type { IndexAndFeeds } from './index-and-feeds.ts';
 
@@ -50,8 +50,8 @@ export interface BuildOutcome {
   pages: number;
   reused: number;
   seconds: number;
-  /** The files the build left in `outDir` (one walk of it, for the size and the no-change check). */
-  files: FolderFiles;
+  /** The files and folders the build left in `outDir` (one walk of it, for the size and the no-change check). */
+  output: FolderListing;
   /** What the site weighs and the known hosts' limits it passes (src/build/host-limits.ts). */
   size: SiteSize;
   warnings: string[];

@@ -1,10 +1,12 @@
 // What makes `npm run build` keep the last output (src/build/unchanged.ts): the same code, config,
 // settings and Node, the same content files and the output as that build left it.
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { folderFiles } from '../../src/build/folder-files.ts';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { folderFiles, folderListing } from '../../src/build/folder-files.ts';
 import { buildInputs, contentListing, stampBuild, unchangedOutput } from '../../src/build/unchanged.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'tagsite-unchanged-'));
@@ -30,8 +32,8 @@ function project(): { content: string; out: string } {
 describe('a build with nothing changed', () => {
   const { content, out } = project();
   const env = { TAGSITE_SITE: 'https://example.test', HOME: '/home/a' };
-  const stamp = () => stampBuild(root, content, out, buildInputs(root, undefined, env), contentListing(content), out, folderFiles(out));
-  const kept = (environment: NodeJS.ProcessEnv = env) => unchangedOutput(root, content, out, buildInputs(root, undefined, environment), contentListing(content));
+  const stamp = () => stampBuild(root, content, out, buildInputs(root, undefined, env), contentListing(content), out, folderListing(out));
+  const kept = (environment: NodeJS.ProcessEnv = env) => unchangedOutput(root, content, out, buildInputs(root, undefined, environment));
 
   it('keeps the output when code, settings, content and output are as the last build left them', () => {
     expect(kept(), 'no build stamped yet').toBeUndefined();
@@ -67,5 +69,73 @@ describe('a build with nothing changed', () => {
     stamp();
     rmSync(join(out, 'index.html'));
     expect(kept(), 'output file deleted').toBeUndefined();
+  });
+
+  it('builds when anything is added to the content or the output, however deep, with no file the last build noted changed', () => {
+    mkdirSync(join(content, 'topics/drafts'), { recursive: true });
+    mkdirSync(join(out, 'tags/api'), { recursive: true });
+    writeFileSync(join(out, 'tags/api/index.html'), '<p>API</p>');
+    stamp();
+    expect(kept(), 'as stamped').toBe(out);
+    writeFileSync(join(content, 'topics/drafts/c.md'), '---\ntitle: C\n---\nBody.');
+    expect(kept(), 'a topic in a folder that was empty').toBeUndefined();
+    rmSync(join(content, 'topics/drafts/c.md'));
+    stamp();
+    writeFileSync(join(out, 'stray.html'), '<p>Not built</p>');
+    expect(kept(), 'a stray file in the output').toBeUndefined();
+    rmSync(join(out, 'stray.html'));
+    stamp();
+    mkdirSync(join(out, 'tags/api/old'));
+    writeFileSync(join(out, 'tags/api/old/index.html'), '<p>Old</p>');
+    expect(kept(), 'a new folder deep in the output').toBeUndefined();
+    rmSync(join(out, 'tags/api/old'), { recursive: true });
+    stamp();
+    rmSync(join(out, 'tags/api/index.html'));
+    writeFileSync(join(out, 'tags/api/index.html'), '<p>API</p>');
+    utimesSync(join(out, 'tags/api/index.html'), new Date(), new Date(folderFiles(out).find(([path]) => path === 'tags/api/index.html')![2]));
+    expect(kept(), 'a file written again, its size and time put back').toBeUndefined();
+  });
+
+  it('builds after a stamp of another form (an older version of the check)', () => {
+    stamp();
+    const file = join(root, '.tagsite-build/cache');
+    const stampPath = folderFiles(file).map(([path]) => join(file, path)).find((path) => path.endsWith('stamp.json'))!;
+    const { contentFolders: _content, folders: _output, ...older } = JSON.parse(readFileSync(stampPath, 'utf8'));
+    writeFileSync(stampPath, JSON.stringify(older));
+    expect(kept()).toBeUndefined();
+  });
+});
+
+describe('the no-change check', () => {
+  it("loads none of the feed writer's packages: `npm run build` with nothing changed starts in a fraction of a second", () => {
+    const hooks = join(root, 'modules.mjs');
+    writeFileSync(hooks, [
+      "import { registerHooks } from 'node:module';",
+      'const loaded = new Set();',
+      'registerHooks({ resolve(specifier, context, next) { const found = next(specifier, context); loaded.add(found.url); return found; } });',
+      "process.on('exit', () => console.log(JSON.stringify([...loaded])));",
+    ].join('\n'));
+    const script = pathToFileURL(resolve('src/build/unchanged.ts')).href;
+    const loaded = JSON.parse(execFileSync(process.execPath, ['--experimental-strip-types', '--no-warnings', '--import', pathToFileURL(hooks).href, '--input-type=module', '-e', `await import(${JSON.stringify(script)});`], { encoding: 'utf8' })) as string[];
+    expect(loaded.some((url) => url.endsWith('/src/build/folder-files.ts')), 'the check itself was loaded').toBe(true);
+    expect(loaded.filter((url) => url.includes('/node_modules/'))).toEqual([]);
+  });
+});
+
+describe('the files of a folder', () => {
+  it('are listed with every folder within: nested, empty and linked folders (followed), no links to files, in path order', () => {
+    const dir = join(root, 'listed');
+    for (const [file, text] of [['b.txt', 'bb'], ['a/z/deep.html', '<p>deep</p>'], ['a/1.json', '{}'], ['a b/ü.txt', 'ü']] as const) {
+      mkdirSync(join(dir, file, '..'), { recursive: true });
+      writeFileSync(join(dir, file), text);
+    }
+    mkdirSync(join(dir, 'empty'));
+    symlinkSync(join(dir, 'b.txt'), join(dir, 'link.txt'));
+    symlinkSync(join(dir, 'a'), join(dir, 'linked'));
+    const { files, folders } = folderListing(dir);
+    expect(files.map(([path, size]) => [path, size])).toEqual([['a b/ü.txt', 2], ['a/1.json', 2], ['a/z/deep.html', 11], ['b.txt', 2], ['linked/1.json', 2], ['linked/z/deep.html', 11]]);
+    expect(folders).toEqual(['', 'a', 'a b', 'a/z', 'empty', 'linked', 'linked/z']);
+    expect(folderFiles(dir)).toEqual(files);
+    expect(folderListing(join(root, 'not-there'))).toEqual({ files: [], folders: [] });
   });
 });
