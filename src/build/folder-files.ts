@@ -4,7 +4,7 @@
  * (./prerenderer.ts) reads public/'s.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 
 /** Each file of a folder: its path (relative), size and modification time, in path order. */
 export type FolderFiles = Array<[path: string, size: number, mtimeMs: number]>;
@@ -21,18 +21,27 @@ export function folderFiles(dir: string): FolderFiles {
   return folderListing(dir).files;
 }
 
-/** folderFiles, and the folders the same walk found. A link to a folder is followed, a link to a file is not listed. */
+/**
+ * folderFiles, and the folders the same walk found. A link to a folder is followed, a link to a
+ * file is not listed (as readdirSync's `recursive` does: this walk, folder by folder, takes about
+ * two thirds of its time on a site's 16,000 folders).
+ */
 export function folderListing(dir: string): FolderListing {
   if (!existsSync(dir)) return { files: [], folders: [] };
   const files: FolderFiles = [];
   const folders = [''];
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    const path = join(entry.parentPath, entry.name);
-    if (entry.isFile()) {
-      const { size, mtimeMs } = statSync(path);
-      files.push([relative(dir, path), size, mtimeMs]);
-    } else if (entry.isDirectory() || (entry.isSymbolicLink() && statSync(path, { throwIfNoEntry: false })?.isDirectory())) {
-      folders.push(relative(dir, path));
+  const waiting = [''];
+  while (waiting.length > 0) {
+    const folder = waiting.pop()!;
+    for (const entry of readdirSync(folder === '' ? dir : join(dir, folder), { withFileTypes: true })) {
+      const path = folder === '' ? entry.name : join(folder, entry.name);
+      if (entry.isFile()) {
+        const { size, mtimeMs } = statSync(join(dir, path));
+        files.push([path, size, mtimeMs]);
+      } else if (entry.isDirectory() || (entry.isSymbolicLink() && statSync(join(dir, path), { throwIfNoEntry: false })?.isDirectory())) {
+        folders.push(path);
+        waiting.push(path);
+      }
     }
   }
   return { files: files.sort(([a], [b]) => byPath(a, b)), folders: folders.sort(byPath) };
