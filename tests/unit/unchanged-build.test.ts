@@ -92,8 +92,7 @@ describe('a build with nothing changed', () => {
     stamp();
     rmSync(join(out, 'tags/api/index.html'));
     writeFileSync(join(out, 'tags/api/index.html'), '<p>API</p>');
-    utimesSync(join(out, 'tags/api/index.html'), new Date(), new Date(folderFiles(out).find(([path]) => path === 'tags/api/index.html')![2]));
-    expect(kept(), 'a file written again, its size and time put back').toBeUndefined();
+    expect(kept(), 'a file deleted and written again with the same bytes').toBeUndefined();
   });
 
   it('builds after a stamp of another form (an older version of the check)', () => {
