@@ -33,8 +33,8 @@ export function folderListing(dir: string): FolderListing {
   const waiting = [''];
   while (waiting.length > 0) {
     const folder = waiting.pop()!;
-    for (const entry of readdirSync(folder === '' ? dir : join(dir, folder), { withFileTypes: true })) {
-      const path = folder === '' ? entry.name : join(folder, entry.name);
+    for (const entry of readdirSync(join(dir, folder), { withFileTypes: true })) {
+      const path = join(folder, entry.name);
       if (entry.isFile()) {
         const { size, mtimeMs } = statSync(join(dir, path));
         files.push([path, size, mtimeMs]);
