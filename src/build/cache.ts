@@ -2,20 +2,22 @@
  * The build's memory of its last output, kept in the build's cache folder: the key of every page
  * (./page-reuse.ts) and, for every topic file, its record and its first post's rendering
  * (../content/load.ts), with a digest of the site's code.
- * Nothing is reused when the code digest differs; a page only when its previous file is still there.
+ * Nothing is reused when the code digest differs; a page only while its previous file is as that build left it.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { writer } from './write-files.ts';
 import { deserialize, serialize } from 'node:v8';
 import type { RenderMemory } from '../content/load.ts';
+import type { FolderFiles } from './folder-files.ts';
 
 const CODE = ['src', 'public', 'schemas', 'package-lock.json'];
 
 interface Manifest {
   code: string;
-  pages: Array<[file: string, key: string]>;
+  /** Each page or feed file: its key, and the size and modification time the build left it with. */
+  pages: Array<[file: string, key: string, size: number, mtimeMs: number]>;
 }
 
 /**
@@ -40,14 +42,20 @@ export function codeDigest(root: string, settings: string): string {
 
 const manifestFile = (cacheDir: string) => join(cacheDir, 'pages.json');
 
-/** The pages of the previous output that may be reused: same code, file still there. */
+/**
+ * The pages of the previous output that may be reused: same code, and the file still as that build
+ * left it (same size and modification time: a page edited by hand is rendered again, not carried over).
+ */
 export function reusablePages(cacheDir: string, outDir: string, code: string): Map<string, string> {
   const reusable = new Map<string, string>();
   if (!existsSync(manifestFile(cacheDir))) return reusable;
   try {
     const manifest = JSON.parse(readFileSync(manifestFile(cacheDir), 'utf8')) as Manifest;
     if (manifest.code !== code) return reusable;
-    for (const [file, key] of manifest.pages) if (existsSync(join(outDir, file))) reusable.set(file, key);
+    for (const [file, key, size, mtimeMs] of manifest.pages) {
+      const now = statSync(join(outDir, file), { throwIfNoEntry: false });
+      if (now?.isFile() && now.size === size && now.mtimeMs === mtimeMs) reusable.set(file, key);
+    }
   } catch {
     // an unreadable manifest: render everything
   }
@@ -59,10 +67,12 @@ export function forgetPages(cacheDir: string): void {
   rmSync(manifestFile(cacheDir), { force: true });
 }
 
-/** Remembers this output's keys. */
-export function rememberPages(cacheDir: string, code: string, pages: Map<string, string>): void {
+/** Remembers this output's keys, with each file's size and modification time as `files` (the output's listing) has them. */
+export function rememberPages(cacheDir: string, code: string, pages: Map<string, string>, files: FolderFiles): void {
+  const stamps = new Map(files.map(([path, size, mtimeMs]) => [path.split(sep).join('/'), [size, mtimeMs] as const]));
+  const manifest: Manifest = { code, pages: [...pages].flatMap(([file, key]): Manifest['pages'] => (stamps.has(file) ? [[file, key, ...stamps.get(file)!]] : [])) };
   mkdirSync(cacheDir, { recursive: true });
-  writeFileSync(manifestFile(cacheDir), JSON.stringify({ code, pages: [...pages] } satisfies Manifest));
+  writeFileSync(manifestFile(cacheDir), JSON.stringify(manifest));
 }
 
 /** Puts the reused page files of the previous output into the new one: a hard link, or a copy across file systems. */

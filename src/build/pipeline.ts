@@ -149,7 +149,7 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   // 6. Swap. The old keys are forgotten before the output is replaced, so a crash can never pair old keys with new files.
   forgetPages(build.cacheDir);
   swapIn(fresh, settings.outDir);
-  rememberPages(build.cacheDir, build.code, reuse.next);
+  rememberPages(build.cacheDir, build.code, reuse.next, output.files);
   rememberPosts(build.cacheDir, build.code, build.memory);
   rmSync(workFolder(settings.root), { recursive: true, force: true });
   progress.done();

@@ -60,7 +60,8 @@ export function swapIn(fresh: string, outDir: string): void {
     renameSync(fresh, staging);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-    cpSync(fresh, staging, { recursive: true });
+    // With their times, which the next build's checks compare (./unchanged.ts, reusablePages).
+    cpSync(fresh, staging, { recursive: true, preserveTimestamps: true });
   }
   const old = `${staging}.previous`;
   if (existsSync(outDir)) renameSync(outDir, old);
