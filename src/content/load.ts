@@ -106,6 +106,14 @@ function contextKey(context: TopicContext): string {
   return JSON.stringify([context.contentTypes.list, context.contentTypesUnreadable ?? false, context.excerptLength, context.limits ?? DEFAULT_LIMITS]);
 }
 
+/** The topic of `file` as `memory` has it, when the file is the same (`stamp`) and was read under the same `settings`. */
+function keptTopic(file: string, stamp: string | undefined, settings: string, memory: RenderMemory): TopicResult | undefined {
+  const earlier = memory.get(file);
+  if (!earlier?.read || stamp === undefined || earlier.read.stamp !== stamp || earlier.read.context !== settings) return undefined;
+  const { topic, workflowFile } = earlier.read;
+  return { file, problems: [], topic: { ...topic, html: earlier.html, text: earlier.text }, ...(workflowFile ? { workflowFile } : {}), remembered: earlier };
+}
+
 /**
  * Reads topic files (in any thread). A file unchanged since the build that left `memory` (same
  * stamp, same settings) is not read again; otherwise its post is rendered anew unless `memory`
@@ -117,11 +125,9 @@ export function readTopicFiles(root: string, files: readonly string[], context: 
     const path = join(root, file);
     // Only a build keeps a memory: validate and `astro dev` read every file and remember nothing.
     const stamp = memory ? fileStamp(path) : undefined;
+    const kept = memory && keptTopic(file, stamp, settings, memory);
+    if (kept) return kept;
     const earlier = memory?.get(file);
-    if (earlier?.read && stamp !== undefined && earlier.read.stamp === stamp && earlier.read.context === settings) {
-      const { topic, workflowFile } = earlier.read;
-      return { file, problems: [], topic: { ...topic, html: earlier.html, text: earlier.text }, ...(workflowFile ? { workflowFile } : {}), remembered: earlier };
-    }
     let remembered: RememberedPost | undefined;
     const render = (markdown: string): RenderedPost => {
       const digest = createHash('sha1').update(markdown).digest('base64url');
@@ -221,18 +227,24 @@ export function loadContent(options: LoadOptions): { content: SiteContent; probl
   return { content, problems };
 }
 
-/** Below this many topics a second thread costs more than it saves. */
+/** Below this many topic files to read a second thread costs more than it saves. */
 const PARALLEL_FROM = 1500;
 
 /**
- * loadContent for the build: the topic files are shared between this thread and worker threads
- * (one per further CPU); a file unchanged since the build that left `memory` is not read again,
- * and a first post whose Markdown is unchanged is not rendered again. The same checks and problems
- * as loadContent; also returns the records and renderings to remember for the next build.
+ * loadContent for the build: a file unchanged since the build that left `memory` is not read
+ * again, and a first post whose Markdown is unchanged is not rendered again; the files to read are
+ * shared between this thread and worker threads (one per further CPU) when there are many. The
+ * same checks and problems as loadContent; also returns the records and renderings to remember
+ * for the next build.
  */
 export async function loadContentInParallel(options: LoadOptions, memory?: RenderMemory): Promise<{ content: SiteContent; problems: Problem[]; memory: RenderMemory }> {
   const prepared = prepare(options);
-  const { files, context } = prepared;
+  const { context } = prepared;
+  // Unchanged files are taken from `memory` in this thread: a thread would cost its start and a copy
+  // of what it is sent and gives back, some two seconds at 10,000 topics for nothing read.
+  const settings = contextKey(context);
+  const kept = prepared.files.map((file) => (memory ? keptTopic(file, fileStamp(join(options.root, file)), settings, memory) : undefined));
+  const files = prepared.files.filter((_, i) => kept[i] === undefined);
   const threads = files.length < PARALLEL_FROM ? 1 : Math.min(availableParallelism(), 4);
   const share = Math.ceil(files.length / threads);
   const parts = Array.from({ length: threads }, (_, i) => files.slice(i * share, (i + 1) * share));
@@ -251,6 +263,7 @@ export async function loadContentInParallel(options: LoadOptions, memory?: Rende
       }),
   );
   const mine = readTopicFiles(options.root, parts[0]!, context, memoryOf(parts[0]!));
-  const results = [mine, ...(await Promise.all(workers))].flat();
-  return assemble(prepared, results);
+  const read = [mine, ...(await Promise.all(workers))].flat();
+  let next = 0;
+  return assemble(prepared, kept.map((result) => result ?? read[next++]!));
 }

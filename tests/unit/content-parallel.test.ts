@@ -84,6 +84,8 @@ describe('loadContentInParallel', () => {
       expect(bySlug.get(edited.slug)!.title).toBe(edited.title);
       expect(bySlug.has(moved.slug)).toBe(false);
       expect(second.problems.map((problem) => [problem.file, problem.field])).toEqual([[moved.file, 'views']]);
+      // Files taken from memory and files read again come back in the files' order, as loadContent's.
+      expect(second.content.topics.map((topic) => topic.slug)).toEqual(first.content.topics.filter((topic) => topic !== moved).map((topic) => topic.slug));
       // Another excerpt length is another setting: every file is read again.
       const longer = await loadContentInParallel({ ...options, excerptLength: 40 }, memory);
       const kept40 = longer.content.topics.find((topic) => topic.slug === kept.slug)!;
