@@ -60,5 +60,5 @@ try {
 
 const outcome = buildStore().outcome!;
 stampBuild(root, content, out, inputs, contentFiles, outcome.outDir, outcome.output);
-const reused = outcome.reused > 0 ? ` (${outcome.reused} of ${outcome.pages} pages and feeds unchanged, reused)` : '';
+const reused = outcome.reused > 0 ? ` (${outcome.reused} of ${outcome.pages} pages, feeds and index files unchanged, reused)` : '';
 console.log(`built ${outcome.outDir} in ${outcome.seconds.toFixed(1)} s${reused}`);

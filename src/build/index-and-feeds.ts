@@ -1,7 +1,8 @@
 /**
  * The search index and the tag feeds, built and written into the new site by a worker thread
  * while Astro renders the pages (./pipeline.ts): work that needs nothing Astro makes, off the
- * thread that renders.
+ * thread that renders. In a rebuild, a file the same as the previous output's (same key) is
+ * hard-linked from it instead of written: most of the index and feeds, after one topic changed.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { emitSearchIndex } from '../search/index-build.ts';
@@ -32,12 +33,15 @@ export function searchIndexFiles(content: IndexedContent): Map<string, string> {
   return files;
 }
 
-/** A tag's feed as written into the site: its file, the key it is reused by, its XML (none when `unchanged`). */
+/** A tag's feed as written into the site: its file, the key it is reused by, its XML (none when kept from the previous output). */
 export interface FeedFile {
   file: string;
   key: string;
   xml?: string;
 }
+
+/** Puts the previous output's `file` into the new site if its key was `key`; says whether it did. */
+export type KeepFile = (file: string, key: string) => boolean;
 
 /** What the tag and intersection feeds are written from besides the topics. */
 export interface FeedOptions {
@@ -52,17 +56,17 @@ export interface FeedOptions {
 /**
  * Every tag's feed, each synonym's old feed (a copy of its canonical tag's, whose self link names
  * the canonical address) and every intersection page's feed (`topics` in any order); the key is a
- * digest of what the feed is written from. A feed whose key is the one in `previous` (the last
- * build's) is not written again: no XML. Also says which intersection pages the build makes.
+ * digest of what the feed is written from. A feed that `keep` takes from the previous output is
+ * not made again: no XML. Also says which intersection pages the build makes.
  */
-export async function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, previous?: ReadonlyMap<string, string>): Promise<{ feeds: FeedFile[]; intersections: string }> {
+export async function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, keep?: KeepFile): Promise<{ feeds: FeedFile[]; intersections: string }> {
   const { siteTitle, siteRoot } = options;
   const feeds: FeedFile[] = [];
   const add = async (path: string, channel: ReturnType<typeof feedChannel>) => {
     // The feed's address is percent-encoded (`/tags/%E6%97%A5…/rss.xml`); its file is not.
     const file = decodeURI(path).slice(1);
     const key = createHash('sha1').update(JSON.stringify(channel)).digest('base64url');
-    feeds.push(previous?.get(file) === key ? { file, key } : { file, key, xml: await getRssString(channel) });
+    feeds.push(keep?.(file, key) ? { file, key } : { file, key, xml: await getRssString(channel) });
   };
   const byTag = topicsByTag(topics);
   const synonymsOf = new Map<string, string[]>();
@@ -81,8 +85,8 @@ export async function tagFeedFiles(topics: readonly Topic[], options: FeedOption
 
 /** What the worker reports once it has written the search index and the feeds. */
 export interface IndexAndFeeds {
-  /** Every feed of the site, and whether it was written (not when unchanged since the last build). */
-  feeds: { file: string; key: string; written: boolean }[];
+  /** Every feed and index file of the site, and whether it was written (not when linked from the previous output). */
+  files: { file: string; key: string; written: boolean }[];
   /** The build's line about intersection pages: how many, and the pairs the budget left out. */
   intersections: string;
 }
@@ -93,18 +97,22 @@ export interface FeedSettings {
   siteRoot: string;
   /** The `intersections` option. */
   intersections: { minTopics: number; maxPages: number };
-  /** The last build's feed keys: a feed with the same key is not written again. */
-  previous: ReadonlyMap<string, string>;
+}
+
+/** The previous output (`from`) and the keys of its feeds and index files that may be reused. */
+export interface PreviousFiles {
+  from: string;
+  keys: ReadonlyMap<string, string>;
 }
 
 /**
  * Starts building the index and the tag feeds in a worker thread, which writes them into `outDir`
  * (under search-index/ and tags/); the topics are sent without their HTML, which neither uses.
  */
-export function indexAndFeedsInWorker(content: SiteContent, outDir: string, feeds: FeedSettings): Promise<IndexAndFeeds> {
+export function indexAndFeedsInWorker(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles): Promise<IndexAndFeeds> {
   const topics = content.topics.map(({ html: _html, ...topic }) => ({ ...topic, html: '' }) satisfies Topic);
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { topics, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds, outDir } });
+    const worker = new Worker(new URL(import.meta.url), { workerData: { topics, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds, previous, outDir } });
     worker.once('message', (files: IndexAndFeeds) => {
       resolve(files);
       void worker.terminate();
@@ -114,20 +122,35 @@ export function indexAndFeedsInWorker(content: SiteContent, outDir: string, feed
 }
 
 /** Writes the feeds that changed; what is kept of them is their list, not their XML. */
-async function writeFeeds(data: IndexedContent & { feeds: FeedSettings }, write: (path: string, text: string) => void): Promise<IndexAndFeeds> {
-  const { previous, ...feeds } = data.feeds;
-  const { feeds: files, intersections } = await tagFeedFiles(data.topics, { ...feeds, canonicalOf: data.canonicalOf }, previous);
+async function writeFeeds(data: IndexedContent & { feeds: FeedSettings }, write: (path: string, text: string) => void, keep: KeepFile): Promise<IndexAndFeeds> {
+  const { feeds: files, intersections } = await tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf }, keep);
   for (const { file, xml } of files) if (xml !== undefined) write(file, xml);
-  return { feeds: files.map(({ file, key, xml }) => ({ file, key, written: xml !== undefined })), intersections };
+  return { files: files.map(({ file, key, xml }) => ({ file, key, written: xml !== undefined })), intersections };
 }
 
-async function work(data: IndexedContent & { feeds: FeedSettings; outDir: string }): Promise<IndexAndFeeds> {
-  const { write } = writer(data.outDir);
+async function work(data: IndexedContent & { feeds: FeedSettings; previous: PreviousFiles; outDir: string }): Promise<IndexAndFeeds> {
+  const folder = writer(data.outDir);
+  const { from, keys } = data.previous;
+  const keep: KeepFile = (file, key) => {
+    if (keys.get(file) !== key) return false;
+    try {
+      folder.carry(file, from);
+      return true;
+    } catch {
+      return false; // gone since the build looked: made again
+    }
+  };
   // The feeds' XML (about 200 MB at 100,000 topics) is let go before the index is built.
-  const written = await writeFeeds(data, write);
+  const made = await writeFeeds(data, folder.write, keep);
   // Each file is written as it is made and let go: a big site's index is never held whole.
-  emitSearchIndexFiles(data, (path, json) => write(`search-index/${path}`, json));
-  return written;
+  emitSearchIndexFiles(data, (path, json) => {
+    const file = `search-index/${path}`;
+    const key = createHash('sha1').update(json).digest('base64url');
+    const written = !keep(file, key);
+    if (written) folder.write(file, json);
+    made.files.push({ file, key, written });
+  });
+  return made;
 }
 
 if (!isMainThread && parentPort && (workerData as { topics?: unknown })?.topics) {

@@ -105,8 +105,8 @@ export async function prepareBuild(settings: BuildSettings): Promise<Build> {
   // 4. The search index and the tag feeds, written into the new site by a worker thread while Astro renders the pages.
   const fresh = join(workFolder(root), 'site');
   rmSync(workFolder(root), { recursive: true, force: true });
-  const previousFeeds = new Map([...reuse.previous].filter(([file]) => file.endsWith('/rss.xml')));
-  store.indexAndFeeds = indexAndFeedsInWorker(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections, previous: previousFeeds });
+  const previousFiles = new Map([...reuse.previous].filter(([file]) => file.endsWith('/rss.xml') || file.startsWith('search-index/')));
+  store.indexAndFeeds = indexAndFeedsInWorker(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, keys: previousFiles });
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
   progress.phase('rendering pages; the search index and feeds in a second thread');
   progress.countPages();
@@ -135,7 +135,7 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
     carryOver(rest, settings.outDir, fresh);
     for (const file of rest) reuse.carried.add(file);
   };
-  // The pages while the worker may still be writing the index and feeds; the feeds it reuses once it has said which.
+  // The pages while the worker may still be writing the index and feeds (it links those it reuses itself).
   carryReused();
   const indexAndFeeds = await store.indexAndFeeds!;
   writeSiteFiles(fresh, indexAndFeeds, { siteRoot, pages, reuse, lastModified: pageDates(topics), redirected: [...redirects.map(({ from }) => from), ...oldPages] });

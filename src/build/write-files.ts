@@ -42,21 +42,23 @@ export function writer(outDir: string): FolderWriter {
 }
 
 /**
- * Writes the sitemap into `outDir`, and notes the feeds the worker wrote or left for reuse.
+ * Writes the sitemap into `outDir`, and notes the feeds and index files the worker wrote or linked from the previous output.
  * `pages` are the site paths of the pages Astro rendered (`/`, `/tags/api/` …); the reused ones
  * are in `reuse`; `lastModified` dates them; `redirected` are old addresses (redirect pages),
  * left out of the sitemap.
  */
 export function writeSiteFiles(
   outDir: string,
-  { feeds }: IndexAndFeeds,
+  { files: made }: IndexAndFeeds,
   { siteRoot, pages, reuse, lastModified, redirected = [] }: { siteRoot: string; pages: readonly string[]; reuse: PageReuse; lastModified: (path: string) => string | undefined; redirected?: readonly string[] },
 ): void {
   const files = writer(outDir);
-  for (const { file, key, written } of feeds) {
-    // A feed unchanged since the previous build was not written: it is reused like a page.
+  for (const { file, key, written } of made) {
+    // A file unchanged since the previous build was linked by the worker: it is reused like a page.
     reuse.next.set(file, key);
-    if (!written) reuse.reused.add(file);
+    if (written) continue;
+    reuse.reused.add(file);
+    reuse.carried.add(file);
   }
   // Pages only (their paths end in `/`): not feeds, data files or the "not found" page.
   // Pages reused from the previous build were not rendered, so Astro does not list them.

@@ -42,8 +42,8 @@ async function build(outDir: string, env: Record<string, string> = {}, extra: st
   return result;
 }
 
-/** "(N of M pages and feeds unchanged, reused)" → N, or 0 when nothing was reused. */
-const reusedCount = (result: ScriptResult) => Number(/\((\d+) of \d+ pages and feeds unchanged, reused\)/.exec(result.stdout)?.[1] ?? 0);
+/** "(N of M pages, feeds and index files unchanged, reused)" → N, or 0 when nothing was reused. */
+const reusedCount = (result: ScriptResult) => Number(/\((\d+) of \d+ pages, feeds and index files unchanged, reused\)/.exec(result.stdout)?.[1] ?? 0);
 
 function topicFile(name: string): string {
   const found = readdirSync(join(content, 'topics'), { recursive: true, withFileTypes: true }).find((entry) => entry.name === name);
@@ -63,10 +63,14 @@ describe('rebuilding into the same output folder', () => {
     expect(again.stdout).toMatch(/^nothing changed since the last build of .*site \(content, code, config, and the output as it left it\): kept as it is/m);
     expect(times(), 'no file written').toEqual(written);
     // A file of the output deleted: the build runs, reusing every page it can, and restores it.
+    // The search index and the feeds are made again, and linked from the old output where the same.
+    const inode = (file: string) => statSync(join(site, file)).ino;
+    const kept = ['search-index/core.json', 'search-index/display/0.json', 'tags/json/rss.xml'].map((file) => [file, inode(file)]);
     rmSync(join(site, 'tags/index.html'));
     const restored = await build(site);
     expect(reusedCount(restored)).toBeGreaterThan(100);
     expect(tree(site)).toEqual(first);
+    expect(kept.map(([file]) => [file, inode(file as string)]), 'the same files, not copies').toEqual(kept);
     // The replaced output is deleted by a process of its own, after the build has ended.
     const beside = () => readdirSync(outputs).filter((name) => name !== 'site');
     for (let waited = 0; beside().length > 0 && waited < 20_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
