@@ -9,7 +9,7 @@ import { emitSearchIndex } from '../search/index-build.ts';
 import { createHash } from 'node:crypto';
 import { getRssString } from '@astrojs/rss';
 import { sortForListing, topicsByTag } from '../model/listing.ts';
-import { feedChannel } from '../outputs/feeds.ts';
+import { feedChannel, feedItem, type FeedItem } from '../outputs/feeds.ts';
 import { feedPath, intersectionFeedPath } from '../model/urls.ts';
 import { intersectionReport, intersectionTopics, pairCounts, pairKey, planIntersections } from '../model/intersections.ts';
 import { memberRecords } from '../outputs/member-index.ts';
@@ -62,24 +62,37 @@ export interface FeedOptions {
 export async function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, keep?: KeepFile): Promise<{ feeds: FeedFile[]; intersections: string }> {
   const { siteTitle, siteRoot } = options;
   const feeds: FeedFile[] = [];
+  const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url');
+  // A topic is an item of each of its tags' and pairs' feeds: its item and the item's digest are made once.
+  const items = new Map<Topic, FeedItem>();
+  const itemKeys = new Map<FeedItem, string>();
+  const itemOf = (topic: Topic) => {
+    let item = items.get(topic);
+    if (!item) {
+      items.set(topic, (item = feedItem(topic, siteRoot)));
+      itemKeys.set(item, sha1(JSON.stringify(item)));
+    }
+    return item;
+  };
   const add = async (path: string, channel: ReturnType<typeof feedChannel>) => {
     // The feed's address is percent-encoded (`/tags/%E6%97%A5…/rss.xml`); its file is not.
     const file = decodeURI(path).slice(1);
-    const key = createHash('sha1').update(JSON.stringify(channel)).digest('base64url');
+    // The key digests the whole channel: its own fields, and each item by its digest.
+    const key = sha1(JSON.stringify({ ...channel, items: channel.items.map((item) => itemKeys.get(item)) }));
     feeds.push(keep?.(file, key) ? { file, key } : { file, key, xml: await getRssString(channel) });
   };
   const byTag = topicsByTag(topics);
   const synonymsOf = new Map<string, string[]>();
   for (const [synonym, canonical] of options.canonicalOf ?? []) synonymsOf.set(canonical, [...(synonymsOf.get(canonical) ?? []), synonym]);
   for (const [tag, tagged] of byTag) {
-    const channel = feedChannel(tagged, { siteTitle, siteRoot, tag });
+    const channel = feedChannel(tagged, { siteTitle, siteRoot, tag }, itemOf);
     await add(feedPath(tag), channel);
     for (const synonym of synonymsOf.get(tag) ?? []) await add(feedPath(synonym), channel);
   }
   const listed = sortForListing(topics);
   const plan = planIntersections(pairCounts(listed), options.intersections ?? { minTopics: 5, maxPages: 0 });
   const topicsOf = intersectionTopics(listed, plan.built);
-  for (const { pair } of plan.built) await add(intersectionFeedPath(...pair), feedChannel(topicsOf.get(pairKey(...pair))!, { siteTitle, siteRoot, pair }));
+  for (const { pair } of plan.built) await add(intersectionFeedPath(...pair), feedChannel(topicsOf.get(pairKey(...pair))!, { siteTitle, siteRoot, pair }, itemOf));
   return { feeds, intersections: intersectionReport(plan) };
 }
 
@@ -105,21 +118,42 @@ export interface PreviousFiles {
   keys: ReadonlyMap<string, string>;
 }
 
-/**
- * Starts building the index and the tag feeds in a worker thread, which writes them into `outDir`
- * (under search-index/ and tags/); the topics are sent without their HTML, which neither uses.
- */
-export function indexAndFeedsInWorker(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles): Promise<IndexAndFeeds> {
-  const topics = content.topics.map(({ html: _html, ...topic }) => ({ ...topic, html: '' }) satisfies Topic);
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { topics, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds, previous, outDir } });
-    worker.once('message', (files: IndexAndFeeds) => {
-      resolve(files);
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-  });
+/** The worker thread that builds the index and the tag feeds, started before there is content for it. */
+export interface IndexAndFeedsThread {
+  /**
+   * Builds the index and the tag feeds of `content` and writes them into `outDir` (under
+   * search-index/ and tags/); the topics are sent without their HTML, which neither uses.
+   */
+  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles): Promise<IndexAndFeeds>;
 }
+
+/**
+ * Starts the index thread: it loads its code while the build reads the content, and waits for
+ * `run`. Until then it keeps no process alive (a build that stops on a problem just ends).
+ */
+export function indexAndFeedsThread(): IndexAndFeedsThread {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { indexAndFeeds: true } });
+  worker.unref();
+  let failure: Error | undefined;
+  worker.once('error', (error: Error) => (failure ??= error));
+  return {
+    run(content, outDir, feeds, previous) {
+      const topics = content.topics.map(({ html: _html, ...topic }) => ({ ...topic, html: '' }) satisfies Topic);
+      worker.ref();
+      return new Promise((resolve, reject) => {
+        if (failure) return reject(failure);
+        worker.once('message', (files: IndexAndFeeds) => {
+          resolve(files);
+          void worker.terminate();
+        });
+        worker.once('error', reject);
+        worker.postMessage({ topics, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds, previous, outDir } satisfies WorkData);
+      });
+    },
+  };
+}
+
+type WorkData = IndexedContent & { feeds: FeedSettings; previous: PreviousFiles; outDir: string };
 
 /** Writes the feeds that changed; what is kept of them is their list, not their XML. */
 async function writeFeeds(data: IndexedContent & { feeds: FeedSettings }, write: (path: string, text: string) => void, keep: KeepFile): Promise<IndexAndFeeds> {
@@ -128,7 +162,7 @@ async function writeFeeds(data: IndexedContent & { feeds: FeedSettings }, write:
   return { files: files.map(({ file, key, xml }) => ({ file, key, written: xml !== undefined })), intersections };
 }
 
-async function work(data: IndexedContent & { feeds: FeedSettings; previous: PreviousFiles; outDir: string }): Promise<IndexAndFeeds> {
+async function work(data: WorkData): Promise<IndexAndFeeds> {
   const folder = writer(data.outDir);
   const { from, keys } = data.previous;
   const keep: KeepFile = (file, key) => {
@@ -153,6 +187,7 @@ async function work(data: IndexedContent & { feeds: FeedSettings; previous: Prev
   return made;
 }
 
-if (!isMainThread && parentPort && (workerData as { topics?: unknown })?.topics) {
-  void work(workerData as Parameters<typeof work>[0]).then((files) => parentPort!.postMessage(files));
+if (!isMainThread && parentPort && (workerData as { indexAndFeeds?: boolean })?.indexAndFeeds) {
+  const port = parentPort;
+  port.once('message', (data: WorkData) => void work(data).then((files) => port.postMessage(files)));
 }

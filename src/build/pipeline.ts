@@ -21,7 +21,7 @@ import { siteProblems } from '../integration/options.ts';
 import { hostLimitWarnings, measureSite, redirectRulesWarning, sizeLine } from './host-limits.ts';
 import { folderListing } from './folder-files.ts';
 import { carryOver, codeDigest, forgetPages, noteSource, pruneCaches, rememberedPosts, rememberPages, rememberPosts, reusablePages } from './cache.ts';
-import { indexAndFeedsInWorker } from './index-and-feeds.ts';
+import { indexAndFeedsThread } from './index-and-feeds.ts';
 import { buildStore, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
 import { removeDeadWorkFolders, swapIn, workFolder } from './swap.ts';
 import { writeSiteFiles } from './write-files.ts';
@@ -86,6 +86,9 @@ export async function prepareBuild(settings: BuildSettings): Promise<Build> {
   noteSource(cacheDir, contentDir);
   const code = codeDigest(root, settings.configDigest);
 
+  // The index thread loads its code while the content is read.
+  const indexThread = indexAndFeedsThread();
+
   // 1–2. Load and validate: every problem of options and content, before anything is written.
   const source: ContentSource = { root, contentDir, excerptLength: settings.excerptLength };
   const loaded = await loadContentInParallel({ ...source, limits: settings.limits }, rememberedPosts(cacheDir, code));
@@ -106,7 +109,7 @@ export async function prepareBuild(settings: BuildSettings): Promise<Build> {
   const fresh = join(workFolder(root), 'site');
   rmSync(workFolder(root), { recursive: true, force: true });
   const previousFiles = new Map([...reuse.previous].filter(([file]) => file.endsWith('/rss.xml') || file.startsWith('search-index/')));
-  store.indexAndFeeds = indexAndFeedsInWorker(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, keys: previousFiles });
+  store.indexAndFeeds = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, keys: previousFiles });
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
   progress.phase('rendering pages; the search index and feeds in a second thread');
   progress.countPages();

@@ -51,8 +51,11 @@ export interface FeedOptions {
   pair?: readonly [string, string];
 }
 
-/** Everything @astrojs/rss needs for one feed: channel title, description, link, self link and items. */
-export function feedChannel(topics: readonly Topic[], { siteTitle, siteRoot, tag, pair }: FeedOptions) {
+/**
+ * Everything @astrojs/rss needs for one feed: channel title, description, link, self link and
+ * items. `itemOf` gives a topic's item (a build making thousands of feeds makes each item once).
+ */
+export function feedChannel(topics: readonly Topic[], { siteTitle, siteRoot, tag, pair }: FeedOptions, itemOf = (topic: Topic) => feedItem(topic, siteRoot)) {
   const self = absoluteUrl(siteRoot, pair ? intersectionFeedPath(...pair) : feedPath(tag));
   const which = pair ? `tagged both '${pair[0]}' and '${pair[1]}'` : tag === undefined ? undefined : `tagged '${tag}'`;
   return {
@@ -61,7 +64,7 @@ export function feedChannel(topics: readonly Topic[], { siteTitle, siteRoot, tag
     site: pair ? absoluteUrl(siteRoot, intersectionPath(...pair)) : tag === undefined ? siteRoot : absoluteUrl(siteRoot, tagPath(tag)),
     xmlns: { atom: 'http://www.w3.org/2005/Atom', dc: 'http://purl.org/dc/elements/1.1/' },
     customData: `<language>en</language><atom:link href="${escapeXml(self)}" rel="self" type="application/rss+xml"/>`,
-    items: feedTopics(topics).map((topic) => feedItem(topic, siteRoot)),
+    items: feedTopics(topics).map(itemOf),
   };
 }
 
