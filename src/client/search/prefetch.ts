@@ -2,13 +2,11 @@
 
 /**
  * Display rows a page visit may fetch ahead of need, at most. All of a site's rows, when they are
- * no more than DISPLAY_PREFETCH_ALL_BYTES (about 260 KB gzip: a site of some 1,900 topics), so
+ * no more than DISPLAY_PREFETCH_ALL_BYTES (about 1.7 MB gzip: a site of some 12,000 topics), so
  * every later result waits for no file; otherwise the rows of the page after each one shown
- * ("Next"), up to DISPLAY_PREFETCH_FILES small files (about 100 KB gzip) a visit. Either way a
- * visit fetches at most a few hundred KB that nobody asked for: a bigger site's searches fetch
- * the rows they show, as a visitor who searches once or twice would want.
+ * ("Next"), up to DISPLAY_PREFETCH_FILES small files (about 100 KB gzip) a visit.
  */
-export const DISPLAY_PREFETCH_ALL_BYTES = 700_000;
+export const DISPLAY_PREFETCH_ALL_BYTES = 4_500_000;
 export const DISPLAY_PREFETCH_FILES = 100;
 
 interface ConnectionInfo {
