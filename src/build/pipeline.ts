@@ -140,6 +140,9 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   };
   // The pages while the worker may still be writing the index and feeds (it links those it reuses itself).
   carryReused();
+  // The topic records and renderings describe the content as read, whatever becomes of the output:
+  // remembered while this thread would otherwise wait for the index.
+  rememberPosts(build.cacheDir, build.code, build.memory);
   const indexAndFeeds = await store.indexAndFeeds!;
   writeSiteFiles(fresh, indexAndFeeds, { siteRoot, pages, reuse, lastModified: pageDates(topics), redirected: [...redirects.map(({ from }) => from), ...oldPages] });
   carryReused();
@@ -153,7 +156,6 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   forgetPages(build.cacheDir);
   swapIn(fresh, settings.outDir);
   rememberPages(build.cacheDir, build.code, reuse.next, output.files);
-  rememberPosts(build.cacheDir, build.code, build.memory);
   rmSync(workFolder(settings.root), { recursive: true, force: true });
   progress.done();
   // Said by `astro build` as by `npm run build`: before the site is deployed anywhere.
