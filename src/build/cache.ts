@@ -4,12 +4,12 @@
  * (../content/load.ts), with a digest of the site's code.
  * Nothing is reused when the code digest differs; a page only while its previous file is as that build left it.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, resolve, sep } from 'node:path';
 import { writer } from './write-files.ts';
 import { deserialize, serialize } from 'node:v8';
-import type { RenderMemory } from '../content/load.ts';
+import type { RememberedPost, RenderMemory } from '../content/load.ts';
 import type { FolderFiles } from './folder-files.ts';
 
 const CODE = ['src', 'public', 'schemas', 'package-lock.json'];
@@ -81,23 +81,73 @@ export function carryOver(files: Iterable<string>, from: string, to: string): vo
   for (const file of files) folder.carry(file, from);
 }
 
+/**
+ * The topic memory's file: its header (`{ code }`), then the remembered files in chunks of
+ * POSTS_PER_CHUNK, each a v8-serialized array of [file, post] preceded by its length in bytes
+ * (32 bits, little-endian). It is read and written a chunk at a time, so a big site's memory
+ * (37 MB at 10,000 topics) is never also held as one buffer.
+ */
 const postsFile = (cacheDir: string) => join(cacheDir, 'posts.v8');
+const POSTS_PER_CHUNK = 1000;
 
 /** The topic files read and first posts rendered by the last build with the same code (an empty memory otherwise). */
 export function rememberedPosts(cacheDir: string, code: string): RenderMemory {
+  const memory: RenderMemory = new Map();
+  let fd: number | undefined;
   try {
-    const saved = deserialize(readFileSync(postsFile(cacheDir))) as { code: string; memory: RenderMemory };
-    if (saved.code === code && saved.memory instanceof Map) return saved.memory;
+    fd = openSync(postsFile(cacheDir), 'r');
+    const file = fd;
+    const length = Buffer.alloc(4);
+    /** The next chunk, or undefined at the end of the file. */
+    const next = (): unknown => {
+      if (readSync(file, length, 0, 4, null) < 4) return undefined;
+      const bytes = Buffer.alloc(length.readUInt32LE(0));
+      if (readSync(file, bytes, 0, bytes.length, null) < bytes.length) throw new Error('cut short');
+      return deserialize(bytes);
+    };
+    if ((next() as { code?: string } | undefined)?.code !== code) return memory;
+    for (let chunk = next(); chunk !== undefined; chunk = next()) for (const [path, post] of chunk as Array<[string, RememberedPost]>) memory.set(path, post);
+    return memory;
   } catch {
-    // none yet, or unreadable: render everything
+    // none yet, of an older form, or unreadable: render everything
+    return new Map();
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
-  return new Map();
 }
 
-/** Remembers this build's topic records and renderings for the next build. */
+/** Remembers this build's topic records and renderings for the next build (replacing the file whole: a killed build leaves the last one). */
 export function rememberPosts(cacheDir: string, code: string, memory: RenderMemory): void {
   mkdirSync(cacheDir, { recursive: true });
-  writeFileSync(postsFile(cacheDir), serialize({ code, memory }));
+  const partial = `${postsFile(cacheDir)}.${process.pid}.partial`;
+  const fd = openSync(partial, 'w');
+  try {
+    try {
+      const put = (value: unknown) => {
+        const bytes = serialize(value);
+        const length = Buffer.alloc(4);
+        length.writeUInt32LE(bytes.length, 0);
+        writeSync(fd, length);
+        writeSync(fd, bytes);
+      };
+      put({ code });
+      let chunk: Array<[string, RememberedPost]> = [];
+      for (const entry of memory) {
+        chunk.push(entry);
+        if (chunk.length === POSTS_PER_CHUNK) {
+          put(chunk);
+          chunk = [];
+        }
+      }
+      if (chunk.length > 0) put(chunk);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(partial, postsFile(cacheDir));
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  }
 }
 
 const sourceFile = (cacheDir: string) => join(cacheDir, 'source.json');

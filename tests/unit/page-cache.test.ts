@@ -1,9 +1,12 @@
 /** The build's cache folders: one per content folder and output, deleted once their content folder is gone. */
 import { afterAll, expect, it } from 'vitest';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { serialize } from 'node:v8';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { noteSource, pruneCaches, rememberPages, reusablePages } from '../../src/build/cache.ts';
+import { noteSource, pruneCaches, rememberedPosts, rememberPages, rememberPosts, reusablePages } from '../../src/build/cache.ts';
+import type { RememberedPost, RenderMemory } from '../../src/content/load.ts';
+import type { Topic } from '../../src/content/topics.ts';
 import { folderFiles } from '../../src/build/folder-files.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tagsite-caches-'));
@@ -41,4 +44,25 @@ it('reuses a page of the previous output only while its file is as that build le
   expect([...reusablePages(cache, out, 'code-1').keys()]).toEqual(['index.html']);
   writeFileSync(join(cache, 'pages.json'), JSON.stringify({ code: 'code-1', pages: [['index.html', 'k0']] }));
   expect(reusablePages(cache, out, 'code-1'), 'a manifest of the older form').toEqual(new Map());
+});
+
+it('remembers the topic memory in chunks and gives it back whole, only to the same code, and nothing from a cut or older file', () => {
+  const cache = join(dir, 'posts-cache');
+  const post = (i: number): RememberedPost => ({ digest: `d${i}`, html: `<p>Post ${i}</p>`, text: `Post ${i}`, ...(i % 2 ? { read: { stamp: `s${i}`, context: 'c', topic: { slug: `t${i}` } as Topic } } : {}) });
+  // More files than fit in two chunks, so the last chunk is a part one.
+  const memory: RenderMemory = new Map(Array.from({ length: 2500 }, (_, i) => [`topics/t${i}.md`, post(i)]));
+  rememberPosts(cache, 'code-1', memory);
+  expect(rememberedPosts(cache, 'code-1')).toEqual(memory);
+  expect(rememberedPosts(cache, 'code-2'), 'other code').toEqual(new Map());
+  expect(readdirSync(cache), 'no partial file left').toEqual(['posts.v8']);
+  // Cut short (a disk that filled up), or of the older form (one serialized object): nothing.
+  const file = join(cache, 'posts.v8');
+  writeFileSync(file, readFileSync(file).subarray(0, 40_000));
+  expect(rememberedPosts(cache, 'code-1')).toEqual(new Map());
+  writeFileSync(file, serialize({ code: 'code-1', memory }));
+  expect(rememberedPosts(cache, 'code-1')).toEqual(new Map());
+  expect(rememberedPosts(join(dir, 'no-cache'), 'code-1')).toEqual(new Map());
+  // An empty memory is remembered as one.
+  rememberPosts(cache, 'code-3', new Map());
+  expect(rememberedPosts(cache, 'code-3')).toEqual(new Map());
 });
