@@ -10,7 +10,7 @@ import { join, resolve, sep } from 'node:path';
 import { writer } from './write-files.ts';
 import { deserialize, serialize } from 'node:v8';
 import type { RememberedPost, RenderMemory } from '../content/load.ts';
-import type { FolderFiles } from './folder-files.ts';
+import { sameFile, type FolderFiles } from './folder-files.ts';
 
 const CODE = ['src', 'public', 'schemas', 'package-lock.json'];
 
@@ -52,10 +52,7 @@ export function reusablePages(cacheDir: string, outDir: string, code: string): M
   try {
     const manifest = JSON.parse(readFileSync(manifestFile(cacheDir), 'utf8')) as Manifest;
     if (manifest.code !== code) return reusable;
-    for (const [file, key, size, mtimeMs] of manifest.pages) {
-      const now = statSync(join(outDir, file), { throwIfNoEntry: false });
-      if (now?.isFile() && now.size === size && now.mtimeMs === mtimeMs) reusable.set(file, key);
-    }
+    for (const [file, key, size, mtimeMs] of manifest.pages) if (sameFile(join(outDir, file), size, mtimeMs)) reusable.set(file, key);
   } catch {
     // an unreadable manifest: render everything
   }

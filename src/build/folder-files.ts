@@ -17,6 +17,12 @@ export interface FolderListing {
 
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Whether `path` is still a file with the size and modification time a listing noted. */
+export function sameFile(path: string, size: number, mtimeMs: number): boolean {
+  const now = statSync(path, { throwIfNoEntry: false });
+  return now !== undefined && now.isFile() && now.size === size && now.mtimeMs === mtimeMs;
+}
+
 export function folderFiles(dir: string): FolderFiles {
   return folderListing(dir).files;
 }

@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { codeDigest, noteSource } from './cache.ts';
 import { HOST_ENVIRONMENT } from '../integration/host.ts';
 import { writeFileAtomic } from '../cli/atomic-file.ts';
-import { folderListing, type FolderFiles, type FolderListing } from './folder-files.ts';
+import { folderListing, sameFile, type FolderFiles, type FolderListing } from './folder-files.ts';
 
 /** Each folder of a listing with its modification time. */
 type FolderTimes = Array<[path: string, mtimeMs: number]>;
@@ -79,10 +79,7 @@ const stampFile = (root: string, contentDir: string, out: string | undefined) =>
 function unchangedFolder(dir: string, files: FolderFiles, folders: FolderTimes): boolean {
   return (
     folders.every(([path, mtimeMs]) => statSync(join(dir, path), { throwIfNoEntry: false })?.mtimeMs === mtimeMs) &&
-    files.every(([path, size, mtimeMs]) => {
-      const now = statSync(join(dir, path), { throwIfNoEntry: false });
-      return now !== undefined && now.isFile() && now.size === size && now.mtimeMs === mtimeMs;
-    })
+    files.every(([path, size, mtimeMs]) => sameFile(join(dir, path), size, mtimeMs))
   );
 }
 

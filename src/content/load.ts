@@ -248,7 +248,7 @@ export async function loadContentInParallel(options: LoadOptions, memory?: Rende
   // Unchanged files are taken from `memory` in this thread: a thread would cost its start and a copy
   // of what it is sent and gives back, some two seconds at 10,000 topics for nothing read.
   const settings = contextKey(context);
-  const kept = prepared.files.map((file) => (memory ? keptTopic(file, fileStamp(join(options.root, file)), settings, memory) : undefined));
+  const kept = prepared.files.map((file) => (memory?.get(file)?.read ? keptTopic(file, fileStamp(join(options.root, file)), settings, memory) : undefined));
   const files = prepared.files.filter((_, i) => kept[i] === undefined);
   const threads = files.length < PARALLEL_FROM ? 1 : Math.min(availableParallelism(), 4);
   const share = Math.ceil(files.length / threads);
