@@ -4,7 +4,7 @@
  * (../content/load.ts), with a digest of the site's code.
  * Nothing is reused when the code digest differs; a page only while its previous file is as that build left it.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, resolve, sep } from 'node:path';
 import { writer } from './write-files.ts';
@@ -79,31 +79,61 @@ export function carryOver(files: Iterable<string>, from: string, to: string): vo
 }
 
 /**
- * The topic memory's file: its header (`{ code }`), then the remembered files in chunks of
- * POSTS_PER_CHUNK, each a v8-serialized array of [file, post] preceded by its length in bytes
- * (32 bits, little-endian). It is read and written a chunk at a time, so a big site's memory
- * (37 MB at 10,000 topics) is never also held as one buffer.
+ * The topic memory's file: its header (`{ code }`), then the remembered files in chunks, each a
+ * v8-serialized array of [file, post] preceded by its length in bytes (32 bits, little-endian).
+ * It is read and written a chunk at a time, so a big site's memory (37 MB at 10,000 topics) is
+ * never also held as one buffer. A chunk ends after a file whose path hashes to a multiple of
+ * POSTS_PER_CHUNK (about that many files a chunk, at most four times as many): a file added or
+ * deleted changes its own chunk only. A chunk whose files are all kept as read is copied from the
+ * previous file instead of serialized again, so a rebuild after one change serializes one chunk.
  */
 const postsFile = (cacheDir: string) => join(cacheDir, 'posts.v8');
 const POSTS_PER_CHUNK = 1000;
 
+/** Whether a chunk ends after `path`: content-defined, so the chunks of unchanged files stay as they were. */
+function endsChunk(path: string, size: number): boolean {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193) >>> 0;
+  return hash % POSTS_PER_CHUNK === 0 || size >= 4 * POSTS_PER_CHUNK;
+}
+
+/** A chunk as it lies in a memory file that was read: the file (by identity), where the chunk's bytes are, and what it held. */
+interface StoredChunk {
+  file: { path: string; ino: number; size: number; mtimeMs: number };
+  offset: number;
+  length: number;
+  entries: Array<[string, RememberedPost]>;
+}
+
+/** The stored chunk each remembered post was read from (the first post of a chunk stands for it). */
+const storedChunks = new WeakMap<RememberedPost, StoredChunk>();
+
 /** The topic files read and first posts rendered by the last build with the same code (an empty memory otherwise). */
 export function rememberedPosts(cacheDir: string, code: string): RenderMemory {
   const memory: RenderMemory = new Map();
+  const path = postsFile(cacheDir);
   let fd: number | undefined;
   try {
-    fd = openSync(postsFile(cacheDir), 'r');
+    fd = openSync(path, 'r');
     const file = fd;
+    const { ino, size, mtimeMs } = fstatSync(file);
     const length = Buffer.alloc(4);
-    /** The next chunk, or undefined at the end of the file. */
-    const next = (): unknown => {
-      if (readSync(file, length, 0, 4, null) < 4) return undefined;
+    let offset = 0;
+    /** The next chunk and where it lies, or undefined at the end of the file. */
+    const next = (): { value: unknown; offset: number; length: number } | undefined => {
+      if (readSync(file, length, 0, 4, offset) < 4) return undefined;
       const bytes = Buffer.alloc(length.readUInt32LE(0));
-      if (readSync(file, bytes, 0, bytes.length, null) < bytes.length) throw new Error('cut short');
-      return deserialize(bytes);
+      if (readSync(file, bytes, 0, bytes.length, offset + 4) < bytes.length) throw new Error('cut short');
+      const at = offset;
+      offset += 4 + bytes.length;
+      return { value: deserialize(bytes), offset: at, length: 4 + bytes.length };
     };
-    if ((next() as { code?: string } | undefined)?.code !== code) return memory;
-    for (let chunk = next(); chunk !== undefined; chunk = next()) for (const [path, post] of chunk as Array<[string, RememberedPost]>) memory.set(path, post);
+    if ((next()?.value as { code?: string } | undefined)?.code !== code) return memory;
+    for (let chunk = next(); chunk !== undefined; chunk = next()) {
+      const entries = chunk.value as Array<[string, RememberedPost]>;
+      if (entries.length > 0) storedChunks.set(entries[0]![1], { file: { path, ino, size, mtimeMs }, offset: chunk.offset, length: chunk.length, entries });
+      for (const [file, post] of entries) memory.set(file, post);
+    }
     return memory;
   } catch {
     // none yet, of an older form, or unreadable: render everything
@@ -113,32 +143,56 @@ export function rememberedPosts(cacheDir: string, code: string): RenderMemory {
   }
 }
 
+/** The stored chunk holding exactly `entries`, the same posts as read, in a file still as it was read; else undefined. */
+function storedChunk(entries: Array<[string, RememberedPost]>): StoredChunk | undefined {
+  const stored = storedChunks.get(entries[0]![1]);
+  if (!stored || stored.entries.length !== entries.length) return undefined;
+  for (let i = 0; i < entries.length; i++) {
+    if (stored.entries[i]![0] !== entries[i]![0] || stored.entries[i]![1] !== entries[i]![1]) return undefined;
+  }
+  return stored;
+}
+
 /** Remembers this build's topic records and renderings for the next build (replacing the file whole: a killed build leaves the last one). */
 export function rememberPosts(cacheDir: string, code: string, memory: RenderMemory): void {
   mkdirSync(cacheDir, { recursive: true });
   const partial = `${postsFile(cacheDir)}.${process.pid}.partial`;
   const fd = openSync(partial, 'w');
+  // The file the kept chunks are copied from, while it is the file they were read from.
+  let previous: number | undefined;
   try {
     try {
-      const put = (value: unknown) => {
-        const bytes = serialize(value);
+      const put = (bytes: Uint8Array) => {
         const length = Buffer.alloc(4);
         length.writeUInt32LE(bytes.length, 0);
         writeSync(fd, length);
         writeSync(fd, bytes);
       };
-      put({ code });
+      const copied = (entries: Array<[string, RememberedPost]>): boolean => {
+        const stored = storedChunk(entries);
+        if (!stored) return false;
+        previous ??= openSync(stored.file.path, 'r');
+        const now = fstatSync(previous);
+        if (now.ino !== stored.file.ino || now.size !== stored.file.size || now.mtimeMs !== stored.file.mtimeMs) return false;
+        const bytes = Buffer.alloc(stored.length);
+        if (readSync(previous, bytes, 0, stored.length, stored.offset) < stored.length) return false;
+        writeSync(fd, bytes);
+        return true;
+      };
+      put(serialize({ code }));
       let chunk: Array<[string, RememberedPost]> = [];
+      const flush = () => {
+        if (chunk.length > 0 && !copied(chunk)) put(serialize(chunk));
+        chunk = [];
+      };
       for (const entry of memory) {
         chunk.push(entry);
-        if (chunk.length === POSTS_PER_CHUNK) {
-          put(chunk);
-          chunk = [];
-        }
+        if (endsChunk(entry[0], chunk.length)) flush();
       }
-      if (chunk.length > 0) put(chunk);
+      flush();
     } finally {
       closeSync(fd);
+      if (previous !== undefined) closeSync(previous);
     }
     renameSync(partial, postsFile(cacheDir));
   } catch (error) {

@@ -66,3 +66,37 @@ it('remembers the topic memory in chunks and gives it back whole, only to the sa
   rememberPosts(cache, 'code-3', new Map());
   expect(rememberedPosts(cache, 'code-3')).toEqual(new Map());
 });
+
+it('copies the chunks of posts kept as read, serializes the others, and copies nothing from a memory file replaced meanwhile', () => {
+  const cache = join(dir, 'posts-reuse');
+  const post = (i: number, text = `Post ${i}`): RememberedPost => ({ digest: `d${i}`, html: `<p>${text}</p>`, text });
+  const paths = Array.from({ length: 20_000 }, (_, i) => `topics/t${String(i).padStart(5, '0')}.md`);
+  rememberPosts(cache, 'code-1', new Map(paths.map((path, i) => [path, post(i)])));
+  const read = rememberedPosts(cache, 'code-1');
+  // Changed in place, the posts read are still the same objects: a copied chunk keeps the text it was written with.
+  for (const kept of read.values()) kept.text = 'changed in place';
+  // One file edited, one added near the start, one deleted: new objects, in the files' order.
+  const next: RenderMemory = new Map();
+  for (const [path, kept] of read) {
+    if (path === paths[3]) next.set('topics/t00003a.md', post(-1, 'added'));
+    if (path === paths[9000]) continue;
+    next.set(path, path === paths[15_000] ? post(15_000, 'edited') : kept);
+  }
+  rememberPosts(cache, 'code-1', next);
+  const after = rememberedPosts(cache, 'code-1');
+  expect([...after.keys()]).toEqual([...next.keys()]);
+  expect(after.get('topics/t00003a.md')?.text).toBe('added');
+  expect(after.get(paths[15_000]!)?.text).toBe('edited');
+  const serialized = [...after.values()].filter((kept) => kept.text === 'changed in place').length;
+  // Only the chunks of the three changes (about 1,000 files each) were serialized again; the rest were copied as they were.
+  expect(serialized).toBeGreaterThan(0);
+  expect(serialized).toBeLessThan(6000);
+  expect(after.get(paths[19_999]!)?.text).toBe('Post 19999');
+
+  // The file replaced by another build after this one read it: nothing is copied from it.
+  const readAgain = rememberedPosts(cache, 'code-1');
+  rememberPosts(cache, 'code-1', new Map([['topics/other.md', post(0)]]));
+  for (const kept of readAgain.values()) kept.text = 'changed in place';
+  rememberPosts(cache, 'code-1', readAgain);
+  expect([...rememberedPosts(cache, 'code-1').values()].every((kept) => kept.text === 'changed in place')).toBe(true);
+});
