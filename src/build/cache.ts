@@ -14,10 +14,13 @@ import { sameFile, type FolderFiles } from './folder-files.ts';
 
 const CODE = ['src', 'public', 'schemas', 'package-lock.json'];
 
+/** A file of the previous output as its build left it: its key, size and modification time. */
+export type RememberedFile = [file: string, key: string, size: number, mtimeMs: number];
+
 interface Manifest {
   code: string;
-  /** Each page or feed file: its key, and the size and modification time the build left it with. */
-  pages: Array<[file: string, key: string, size: number, mtimeMs: number]>;
+  /** Each page, feed or index file. */
+  pages: RememberedFile[];
 }
 
 /**
@@ -42,20 +45,24 @@ export function codeDigest(root: string, settings: string): string {
 
 const manifestFile = (cacheDir: string) => join(cacheDir, 'pages.json');
 
-/**
- * The pages of the previous output that may be reused: same code, and the file still as that build
- * left it (same size and modification time: a page edited by hand is rendered again, not carried over).
- */
-export function reusablePages(cacheDir: string, outDir: string, code: string): Map<string, string> {
-  const reusable = new Map<string, string>();
-  if (!existsSync(manifestFile(cacheDir))) return reusable;
+/** The files of the previous output with their keys, when the same code built it; none otherwise. */
+export function rememberedFiles(cacheDir: string, code: string): RememberedFile[] {
+  if (!existsSync(manifestFile(cacheDir))) return [];
   try {
     const manifest = JSON.parse(readFileSync(manifestFile(cacheDir), 'utf8')) as Manifest;
-    if (manifest.code !== code) return reusable;
-    for (const [file, key, size, mtimeMs] of manifest.pages) if (sameFile(join(outDir, file), size, mtimeMs)) reusable.set(file, key);
+    return manifest.code === code && manifest.pages.every((entry) => entry.length === 4) ? manifest.pages : [];
   } catch {
-    // an unreadable manifest: render everything
+    return []; // an unreadable manifest: make everything
   }
+}
+
+/**
+ * The keys of the remembered files that may be reused: those still as their build left them in
+ * `outDir` (same size and modification time: a page edited by hand is rendered again, not carried over).
+ */
+export function unchangedFiles(outDir: string, files: readonly RememberedFile[]): Map<string, string> {
+  const reusable = new Map<string, string>();
+  for (const [file, key, size, mtimeMs] of files) if (sameFile(join(outDir, file), size, mtimeMs)) reusable.set(file, key);
   return reusable;
 }
 

@@ -5,6 +5,7 @@
  * hard-linked from it instead of written: most of the index and feeds, after one topic changed.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { join } from 'node:path';
 import { emitSearchIndex } from '../search/index-build.ts';
 import { createHash } from 'node:crypto';
 import { getRssString } from '@astrojs/rss';
@@ -14,6 +15,8 @@ import { feedPath, intersectionFeedPath } from '../model/urls.ts';
 import { intersectionReport, intersectionTopics, pairCounts, pairKey, planIntersections } from '../model/intersections.ts';
 import { memberRecords } from '../outputs/member-index.ts';
 import { writer } from './write-files.ts';
+import { sameFile } from './folder-files.ts';
+import type { RememberedFile } from './cache.ts';
 import type { SiteContent } from '../content/load.ts';
 import type { Topic } from '../content/topics.ts';
 
@@ -112,10 +115,10 @@ export interface FeedSettings {
   intersections: { minTopics: number; maxPages: number };
 }
 
-/** The previous output (`from`) and the keys of its feeds and index files that may be reused. */
+/** The previous output (`from`) and its feeds and index files as its build left them (./cache.ts). */
 export interface PreviousFiles {
   from: string;
-  keys: ReadonlyMap<string, string>;
+  files: readonly RememberedFile[];
 }
 
 /** The worker thread that builds the index and the tag feeds, started before there is content for it. */
@@ -164,9 +167,12 @@ async function writeFeeds(data: IndexedContent & { feeds: FeedSettings }, write:
 
 async function work(data: WorkData): Promise<IndexAndFeeds> {
   const folder = writer(data.outDir);
-  const { from, keys } = data.previous;
+  const { from, files } = data.previous;
+  const previous = new Map(files.map(([file, key, size, mtimeMs]) => [file, { key, size, mtimeMs }]));
+  // A file is taken from the previous output when its key is the same and it is still as that build left it.
   const keep: KeepFile = (file, key) => {
-    if (keys.get(file) !== key) return false;
+    const earlier = previous.get(file);
+    if (earlier?.key !== key || !sameFile(join(from, file), earlier.size, earlier.mtimeMs)) return false;
     try {
       folder.carry(file, from);
       return true;

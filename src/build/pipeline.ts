@@ -20,7 +20,7 @@ import { siteRootUrl } from '../model/urls.ts';
 import { siteProblems } from '../integration/options.ts';
 import { hostLimitWarnings, measureSite, redirectRulesWarning, sizeLine } from './host-limits.ts';
 import { folderListing } from './folder-files.ts';
-import { carryOver, codeDigest, forgetPages, noteSource, pruneCaches, rememberedPosts, rememberPages, rememberPosts, reusablePages } from './cache.ts';
+import { carryOver, codeDigest, forgetPages, noteSource, pruneCaches, rememberedFiles, rememberedPosts, rememberPages, rememberPosts, unchangedFiles, type RememberedFile } from './cache.ts';
 import { indexAndFeedsThread } from './index-and-feeds.ts';
 import { buildStore, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
 import { removeDeadWorkFolders, swapIn, workFolder } from './swap.ts';
@@ -100,17 +100,20 @@ export async function prepareBuild(settings: BuildSettings): Promise<Build> {
   const warning = sampleSiteWarning(settings.site);
   if (warning) console.warn(warning);
 
-  // 3. The records, for the pages Astro renders.
+  // 3. The search index and the tag feeds, written into the new site by a worker thread while Astro
+  // renders the pages. It starts first: in a rebuild it takes longest. It checks itself which of the
+  // previous output's index files and feeds are still as that build left them.
   const store = buildStore();
-  const reuse: PageReuse = { previous: reusablePages(cacheDir, outDir, code), next: new Map(), reused: new Set(), carried: new Set() };
-  Object.assign(store, { source, content: { ...loaded.content, from: source }, reuse, outcome: undefined });
-
-  // 4. The search index and the tag feeds, written into the new site by a worker thread while Astro renders the pages.
   const fresh = join(workFolder(root), 'site');
   rmSync(workFolder(root), { recursive: true, force: true });
-  const previousFiles = new Map([...reuse.previous].filter(([file]) => file.endsWith('/rss.xml') || file.startsWith('search-index/')));
-  store.indexAndFeeds = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, keys: previousFiles });
+  const remembered = rememberedFiles(cacheDir, code);
+  const madeByThread = ([file]: RememberedFile) => file.endsWith('/rss.xml') || file.startsWith('search-index/');
+  store.indexAndFeeds = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread) });
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
+
+  // 4. The records, for the pages Astro renders, and the previous output's pages that may be reused.
+  const reuse: PageReuse = { previous: unchangedFiles(outDir, remembered.filter((file) => !madeByThread(file))), next: new Map(), reused: new Set(), carried: new Set() };
+  Object.assign(store, { source, content: { ...loaded.content, from: source }, reuse, outcome: undefined });
   progress.phase('rendering pages; the search index and feeds in a second thread');
   progress.countPages();
   return { settings, siteRoot, started, fresh, cacheDir, code, reuse, memory: loaded.memory, progress };

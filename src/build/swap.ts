@@ -60,7 +60,7 @@ export function swapIn(fresh: string, outDir: string): void {
     renameSync(fresh, staging);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-    // With their times, which the next build's checks compare (./unchanged.ts, reusablePages).
+    // With their times, which the next build's checks compare (./unchanged.ts, unchangedFiles in ./cache.ts).
     cpSync(fresh, staging, { recursive: true, preserveTimestamps: true });
   }
   const old = `${staging}.previous`;

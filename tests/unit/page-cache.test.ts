@@ -4,7 +4,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFi
 import { serialize } from 'node:v8';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { noteSource, pruneCaches, rememberedPosts, rememberPages, rememberPosts, reusablePages } from '../../src/build/cache.ts';
+import { noteSource, pruneCaches, rememberedPosts, rememberPages, rememberPosts, rememberedFiles, unchangedFiles } from '../../src/build/cache.ts';
 import type { RememberedPost, RenderMemory } from '../../src/content/load.ts';
 import type { Topic } from '../../src/content/topics.ts';
 import { folderFiles } from '../../src/build/folder-files.ts';
@@ -36,14 +36,14 @@ it('reuses a page of the previous output only while its file is as that build le
   }
   const keys = new Map([['index.html', 'k0'], ['topics/a/index.html', 'ka'], ['topics/b/index.html', 'kb'], ['tags/x/rss.xml', 'kx']]);
   rememberPages(cache, 'code-1', keys, folderFiles(out));
-  expect(reusablePages(cache, out, 'code-1')).toEqual(keys);
-  expect(reusablePages(cache, out, 'code-2'), 'other code').toEqual(new Map());
+  expect(unchangedFiles(out, rememberedFiles(cache, 'code-1'))).toEqual(keys);
+  expect(unchangedFiles(out, rememberedFiles(cache, 'code-2')), 'other code').toEqual(new Map());
   appendFileSync(join(out, 'topics/a/index.html'), '<p>Edited by hand</p>');
   rmSync(join(out, 'tags/x/rss.xml'));
   writeFileSync(join(out, 'topics/b/index.html'), '<p>topics/b/index.html</p>'); // the same bytes, written again later
-  expect([...reusablePages(cache, out, 'code-1').keys()]).toEqual(['index.html']);
+  expect([...unchangedFiles(out, rememberedFiles(cache, 'code-1')).keys()]).toEqual(['index.html']);
   writeFileSync(join(cache, 'pages.json'), JSON.stringify({ code: 'code-1', pages: [['index.html', 'k0']] }));
-  expect(reusablePages(cache, out, 'code-1'), 'a manifest of the older form').toEqual(new Map());
+  expect(unchangedFiles(out, rememberedFiles(cache, 'code-1')), 'a manifest of the older form').toEqual(new Map());
 });
 
 it('remembers the topic memory in chunks and gives it back whole, only to the same code, and nothing from a cut or older file', () => {
