@@ -121,14 +121,28 @@ export interface PreviousFiles {
   files: readonly RememberedFile[];
 }
 
+/** The folder of the site the search index is written into. */
+export const INDEX_FOLDER = 'search-index';
+
+/** The index thread at work: the feeds are written first, then the index. */
+export interface IndexAndFeedsRun {
+  /** Resolves once every feed is in the new site (from then on the thread writes under INDEX_FOLDER only), or the thread failed. */
+  feedsWritten: Promise<void>;
+  /** Resolves once the index is written too. */
+  done: Promise<IndexAndFeeds>;
+}
+
 /** The worker thread that builds the index and the tag feeds, started before there is content for it. */
 export interface IndexAndFeedsThread {
   /**
    * Builds the index and the tag feeds of `content` and writes them into `outDir` (under
-   * search-index/ and tags/); the topics are sent without their HTML, which neither uses.
+   * INDEX_FOLDER and tags/); the topics are sent without their HTML, which neither uses.
    */
-  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles): Promise<IndexAndFeeds>;
+  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles): IndexAndFeedsRun;
 }
+
+/** What the thread says: that the feeds are written, then what it made. */
+type ThreadMessage = { feedsWritten: true } | { made: IndexAndFeeds };
 
 /**
  * Starts the index thread: it loads its code while the build reads the content, and waits for
@@ -140,18 +154,23 @@ export function indexAndFeedsThread(): IndexAndFeedsThread {
   let failure: Error | undefined;
   worker.once('error', (error: Error) => (failure ??= error));
   return {
-    run(content, outDir, feeds, previous) {
+    run(content, outDir, feedSettings, previous) {
       const topics = content.topics.map(({ html: _html, ...topic }) => ({ ...topic, html: '' }) satisfies Topic);
       worker.ref();
-      return new Promise((resolve, reject) => {
+      let feedsAreWritten = () => {};
+      const feeds = new Promise<void>((resolve) => (feedsAreWritten = resolve));
+      const done = new Promise<IndexAndFeeds>((resolve, reject) => {
         if (failure) return reject(failure);
-        worker.once('message', (files: IndexAndFeeds) => {
-          resolve(files);
+        worker.on('message', (message: ThreadMessage) => {
+          if ('feedsWritten' in message) return feedsAreWritten();
+          resolve(message.made);
           void worker.terminate();
         });
         worker.once('error', reject);
-        worker.postMessage({ topics, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds, previous, outDir } satisfies WorkData);
+        worker.postMessage({ topics, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds: feedSettings, previous, outDir } satisfies WorkData);
       });
+      // A thread that fails before the feeds are written fails the build through `done`: this only stops waiting.
+      return { feedsWritten: Promise.race([feeds, done.then(() => undefined, () => undefined)]), done };
     },
   };
 }
@@ -165,7 +184,7 @@ async function writeFeeds(data: IndexedContent & { feeds: FeedSettings }, write:
   return { files: files.map(({ file, key, xml }) => ({ file, key, written: xml !== undefined })), intersections };
 }
 
-async function work(data: WorkData): Promise<IndexAndFeeds> {
+async function work(data: WorkData, feedsWritten: () => void): Promise<IndexAndFeeds> {
   const folder = writer(data.outDir);
   const { from, files } = data.previous;
   const previous = new Map(files.map(([file, key, size, mtimeMs]) => [file, { key, size, mtimeMs }]));
@@ -182,9 +201,10 @@ async function work(data: WorkData): Promise<IndexAndFeeds> {
   };
   // The feeds' XML (about 200 MB at 100,000 topics) is let go before the index is built.
   const made = await writeFeeds(data, folder.write, keep);
+  feedsWritten();
   // Each file is written as it is made and let go: a big site's index is never held whole.
   emitSearchIndexFiles(data, (path, json) => {
-    const file = `search-index/${path}`;
+    const file = `${INDEX_FOLDER}/${path}`;
     const key = createHash('sha1').update(json).digest('base64url');
     const written = !keep(file, key);
     if (written) folder.write(file, json);
@@ -195,5 +215,8 @@ async function work(data: WorkData): Promise<IndexAndFeeds> {
 
 if (!isMainThread && parentPort && (workerData as { indexAndFeeds?: boolean })?.indexAndFeeds) {
   const port = parentPort;
-  port.once('message', (data: WorkData) => void work(data).then((files) => port.postMessage(files)));
+  port.once('message', (data: WorkData) => {
+    const say = (message: ThreadMessage) => port.postMessage(message);
+    void work(data, () => say({ feedsWritten: true })).then((made) => say({ made }));
+  });
 }

@@ -19,12 +19,12 @@ import { oldAddressRedirects } from '../outputs/old-addresses.ts';
 import { siteRootUrl } from '../model/urls.ts';
 import { siteProblems } from '../integration/options.ts';
 import { hostLimitWarnings, measureSite, redirectRulesWarning, sizeLine } from './host-limits.ts';
-import { folderListing } from './folder-files.ts';
+import { folderListing, withFolder } from './folder-files.ts';
 import { carryOver, codeDigest, forgetPages, noteSource, pruneCaches, rememberedFiles, rememberedPosts, rememberPages, rememberPosts, unchangedFiles, type RememberedFile } from './cache.ts';
-import { indexAndFeedsThread } from './index-and-feeds.ts';
+import { INDEX_FOLDER, indexAndFeedsThread } from './index-and-feeds.ts';
 import { buildStore, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
 import { removeDeadWorkFolders, swapIn, workFolder } from './swap.ts';
-import { writeSiteFiles } from './write-files.ts';
+import { noteThreadFiles, writeSitemap } from './write-files.ts';
 import { pageDates } from './page-dates.ts';
 import { buildProgress, type Progress } from './progress.ts';
 import { sampleSiteWarning } from '../integration/host.ts';
@@ -69,6 +69,8 @@ export interface Build {
   code: string;
   reuse: PageReuse;
   memory: RenderMemory;
+  /** Resolves once the index thread has written the feeds (see IndexAndFeedsRun). */
+  feedsWritten: Promise<void>;
   progress: Progress;
 }
 
@@ -107,8 +109,9 @@ export async function prepareBuild(settings: BuildSettings): Promise<Build> {
   const fresh = join(workFolder(root), 'site');
   rmSync(workFolder(root), { recursive: true, force: true });
   const remembered = rememberedFiles(cacheDir, code);
-  const madeByThread = ([file]: RememberedFile) => file.endsWith('/rss.xml') || file.startsWith('search-index/');
-  store.indexAndFeeds = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread) });
+  const madeByThread = ([file]: RememberedFile) => file.endsWith('/rss.xml') || file.startsWith(`${INDEX_FOLDER}/`);
+  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread) });
+  store.indexAndFeeds = thread.done;
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
 
   // 4. The records, for the pages Astro renders, and the previous output's pages that may be reused.
@@ -116,7 +119,7 @@ export async function prepareBuild(settings: BuildSettings): Promise<Build> {
   Object.assign(store, { source, content: { ...loaded.content, from: source }, reuse, outcome: undefined });
   progress.phase('rendering pages; the search index and feeds in a second thread');
   progress.countPages();
-  return { settings, siteRoot, started, fresh, cacheDir, code, reuse, memory: loaded.memory, progress };
+  return { settings, siteRoot, started, fresh, cacheDir, code, reuse, memory: loaded.memory, feedsWritten: thread.feedsWritten, progress };
 }
 
 /** Steps 5–6, once Astro has rendered `pages` (site paths): write the files Astro does not make, then swap the site in. */
@@ -135,21 +138,21 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   writeRedirects(fresh, oldAddressRedirects(oldAddresses), settings.base, 'Old addresses (aliases in the content): each leads to its new page. The 404 page sends those with a query string, and any address with a known id.');
   const oldPages = oldAddresses.flatMap(({ key, file }) => (file ? [key.endsWith('/') ? key : `${key}/`] : []));
   rmSync(join(fresh, '.prerender'), { recursive: true, force: true });
-  // Reused files not in the new site yet (the page writer links pages while others render) are linked now.
-  const carryReused = () => {
-    const rest = [...reuse.reused].filter((file) => !reuse.carried.has(file));
-    carryOver(rest, settings.outDir, fresh);
-    for (const file of rest) reuse.carried.add(file);
-  };
-  // The pages while the worker may still be writing the index and feeds (it links those it reuses itself).
-  carryReused();
-  // The topic records and renderings describe the content as read, whatever becomes of the output:
-  // remembered while this thread would otherwise wait for the index.
+  // Reused pages the page writer has not linked yet (it links them while others render) are linked
+  // now; the index thread links the index files and feeds it reuses itself.
+  const rest = [...reuse.reused].filter((file) => !reuse.carried.has(file));
+  carryOver(rest, settings.outDir, fresh);
+  for (const file of rest) reuse.carried.add(file);
+  writeSitemap(fresh, { siteRoot, pages, reuse, lastModified: pageDates(topics), redirected: [...redirects.map(({ from }) => from), ...oldPages] });
+  // While this thread would otherwise wait for the index: the topic records and renderings, which
+  // describe the content as read whatever becomes of the output, are remembered, and once the feeds
+  // are written, the new site is listed but for its index (a walk of 190,000 files at 100,000 topics).
   rememberPosts(build.cacheDir, build.code, build.memory);
+  await build.feedsWritten;
+  const listed = folderListing(fresh, INDEX_FOLDER);
   const indexAndFeeds = await store.indexAndFeeds!;
-  writeSiteFiles(fresh, indexAndFeeds, { siteRoot, pages, reuse, lastModified: pageDates(topics), redirected: [...redirects.map(({ from }) => from), ...oldPages] });
-  carryReused();
-  const output = folderListing(fresh);
+  noteThreadFiles(indexAndFeeds, reuse);
+  const output = withFolder(listed, INDEX_FOLDER, folderListing(join(fresh, INDEX_FOLDER)));
   const size = measureSite(output.files);
   const redirectsFile = join(fresh, '_redirects');
   const redirectsWarning = existsSync(redirectsFile) ? redirectRulesWarning(readFileSync(redirectsFile, 'utf8')) : undefined;

@@ -41,25 +41,26 @@ export function writer(outDir: string): FolderWriter {
   };
 }
 
-/**
- * Writes the sitemap into `outDir`, and notes the feeds and index files the worker wrote or linked from the previous output.
- * `pages` are the site paths of the pages Astro rendered (`/`, `/tags/api/` …); the reused ones
- * are in `reuse`; `lastModified` dates them; `redirected` are old addresses (redirect pages),
- * left out of the sitemap.
- */
-export function writeSiteFiles(
-  outDir: string,
-  { files: made }: IndexAndFeeds,
-  { siteRoot, pages, reuse, lastModified, redirected = [] }: { siteRoot: string; pages: readonly string[]; reuse: PageReuse; lastModified: (path: string) => string | undefined; redirected?: readonly string[] },
-): void {
-  const files = writer(outDir);
+/** Notes the feeds and index files the index thread wrote, or linked from the previous output (those are reused like pages). */
+export function noteThreadFiles({ files: made }: IndexAndFeeds, reuse: PageReuse): void {
   for (const { file, key, written } of made) {
-    // A file unchanged since the previous build was linked by the worker: it is reused like a page.
     reuse.next.set(file, key);
     if (written) continue;
     reuse.reused.add(file);
     reuse.carried.add(file);
   }
+}
+
+/**
+ * Writes the sitemap into `outDir`. `pages` are the site paths of the pages Astro rendered (`/`,
+ * `/tags/api/` …); the reused ones are in `reuse`; `lastModified` dates them; `redirected` are old
+ * addresses (redirect pages), left out of the sitemap.
+ */
+export function writeSitemap(
+  outDir: string,
+  { siteRoot, pages, reuse, lastModified, redirected = [] }: { siteRoot: string; pages: readonly string[]; reuse: PageReuse; lastModified: (path: string) => string | undefined; redirected?: readonly string[] },
+): void {
+  const files = writer(outDir);
   // Pages only (their paths end in `/`): not feeds, data files or the "not found" page.
   // Pages reused from the previous build were not rendered, so Astro does not list them.
   const reused = [...reuse.reused].filter((file) => file.endsWith('/index.html')).map((file) => `/${file.slice(0, -'index.html'.length)}`);
