@@ -165,7 +165,7 @@ export function rememberPosts(cacheDir: string, code: string, memory: RenderMemo
   mkdirSync(cacheDir, { recursive: true });
   const partial = `${postsFile(cacheDir)}.${process.pid}.partial`;
   const fd = openSync(partial, 'w');
-  // The file the kept chunks are copied from, while it is the file they were read from.
+  // The file the kept chunks are copied from, while it is the file they were read from (-1: gone).
   let previous: number | undefined;
   try {
     try {
@@ -178,7 +178,12 @@ export function rememberPosts(cacheDir: string, code: string, memory: RenderMemo
       const copied = (entries: Array<[string, RememberedPost]>): boolean => {
         const stored = storedChunk(entries);
         if (!stored) return false;
-        previous ??= openSync(stored.file.path, 'r');
+        try {
+          previous ??= openSync(stored.file.path, 'r');
+        } catch {
+          previous = -1; // deleted meanwhile (a `--clean` build of the same output): every chunk is serialized
+        }
+        if (previous === -1) return false;
         const now = fstatSync(previous);
         if (now.ino !== stored.file.ino || now.size !== stored.file.size || now.mtimeMs !== stored.file.mtimeMs) return false;
         const bytes = Buffer.alloc(stored.length);
@@ -199,7 +204,7 @@ export function rememberPosts(cacheDir: string, code: string, memory: RenderMemo
       flush();
     } finally {
       closeSync(fd);
-      if (previous !== undefined) closeSync(previous);
+      if (previous !== undefined && previous !== -1) closeSync(previous);
     }
     renameSync(partial, postsFile(cacheDir));
   } catch (error) {

@@ -67,7 +67,7 @@ it('remembers the topic memory in chunks and gives it back whole, only to the sa
   expect(rememberedPosts(cache, 'code-3')).toEqual(new Map());
 });
 
-it('copies the chunks of posts kept as read, serializes the others, and copies nothing from a memory file replaced meanwhile', () => {
+it('copies the chunks of posts kept as read, serializes the others, and copies nothing from a memory file replaced or deleted meanwhile', () => {
   const cache = join(dir, 'posts-reuse');
   const post = (i: number, text = `Post ${i}`): RememberedPost => ({ digest: `d${i}`, html: `<p>${text}</p>`, text });
   const paths = Array.from({ length: 20_000 }, (_, i) => `topics/t${String(i).padStart(5, '0')}.md`);
@@ -99,4 +99,10 @@ it('copies the chunks of posts kept as read, serializes the others, and copies n
   for (const kept of readAgain.values()) kept.text = 'changed in place';
   rememberPosts(cache, 'code-1', readAgain);
   expect([...rememberedPosts(cache, 'code-1').values()].every((kept) => kept.text === 'changed in place')).toBe(true);
+
+  // The whole cache deleted after the read (a `--clean` build of the same output meanwhile): the memory is written all the same.
+  const readOnceMore = rememberedPosts(cache, 'code-1');
+  rmSync(cache, { recursive: true, force: true });
+  rememberPosts(cache, 'code-1', readOnceMore);
+  expect(rememberedPosts(cache, 'code-1')).toEqual(readOnceMore);
 });
