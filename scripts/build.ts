@@ -1,15 +1,18 @@
 /**
  * `npm run build [-- --content <dir>] [--out <dir>] [--clean]`: `astro build` with these flags,
- * unless nothing has changed since the last build of the output (src/build/unchanged.ts). The
- * build itself (validate first, pages beside the output, swap in whole, reuse unchanged pages) is
- * the tagsite integration's: src/build/pipeline.ts.
+ * unless nothing has changed since the last build of the output (src/build/unchanged.ts), or only
+ * the content has: then the page code the last build kept renders the pages, without Astro's
+ * bundling (src/build/kept-renderer.ts). The build itself (validate first, pages beside the
+ * output, swap in whole, reuse unchanged pages) is src/build/pipeline.ts, run by the tagsite
+ * integration inside `astro build`.
  */
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildStore } from '../src/build/store.ts';
+import { buildStore, type BuildOutcome } from '../src/build/store.ts';
 import { workFolder } from '../src/build/swap.ts';
-import { buildInputs, contentListing, stampBuild, unchangedOutput } from '../src/build/unchanged.ts';
-import { configProblem, contentDir, parseArgs, printProblems, projectRoot } from '../src/cli/project.ts';
+import { buildInputs, contentListing, rendererFolder, stampBuild, unchangedOutput } from '../src/build/unchanged.ts';
+import { keptRenderer, rebuildContent } from '../src/build/kept-renderer.ts';
+import { configProblem, contentDir, parseArgs, printProblems, projectRoot, stopOnProblems } from '../src/cli/project.ts';
 import { exitWithUsageOnHelp } from '../src/cli/usage.ts';
 
 exitWithUsageOnHelp('build');
@@ -32,17 +35,21 @@ if (kept) {
   console.log(`nothing changed since the last build of ${kept} (content, code, config, and the output as it left it): kept as it is in ${(performance.now() / 1000).toFixed(1)} s; --clean builds anew`);
   process.exit(0);
 }
-// A syntax error in the config is one line with its line number, before Astro prints its own.
-const config = configProblem(root);
-if (config) {
-  printProblems([config]);
-  process.exit(1);
-}
-buildStore().request = { contentDir: content, clean, ...(configFile ? { configFile } : {}) };
 // The content as it is before the build reads it: a file changed meanwhile makes the next build run.
 const contentFiles = contentListing(content);
+// With the same code, config and environment as the last build, the page code it kept renders the
+// pages again, without Astro's bundling (src/build/kept-renderer.ts); else Astro builds, and keeps it.
+const renderer = rendererFolder(root, content, out);
+const keptCode = clean ? undefined : keptRenderer(renderer, inputs);
 
-try {
+async function astroBuild(): Promise<BuildOutcome> {
+  // A syntax error in the config is one line with its line number, before Astro prints its own.
+  const config = configProblem(root);
+  if (config) {
+    printProblems([config]);
+    process.exit(1);
+  }
+  buildStore().request = { contentDir: content, clean, keepRenderer: { folder: renderer, inputs }, ...(configFile ? { configFile } : {}) };
   const { build } = await import('astro');
   await build({
     root,
@@ -50,15 +57,23 @@ try {
     ...(configFile ? { configFile } : {}),
     logLevel: 'warn',
   });
+  return buildStore().outcome!;
+}
+
+let outcome: BuildOutcome;
+let rebuilt: BuildOutcome | undefined;
+try {
+  rebuilt = keptCode ? await stopOnProblems(rebuildContent(renderer, keptCode, content)) : undefined;
+  outcome = rebuilt ?? (await astroBuild());
 } catch (error) {
-  // Problems in options and content end the process in the integration, before Astro writes anything.
+  // Problems in options and content end the process before anything is written (stopOnProblems).
   rmSync(workFolder(root), { recursive: true, force: true });
   console.error(`The build failed: ${(error as Error).message}`);
   console.error('The output folder is unchanged.');
   process.exit(1);
 }
 
-const outcome = buildStore().outcome!;
 stampBuild(root, content, out, inputs, contentFiles, outcome.outDir, outcome.output);
 const reused = outcome.reused > 0 ? ` (${outcome.reused} of ${outcome.pages} pages, feeds and index files unchanged, reused)` : '';
-console.log(`built ${outcome.outDir} in ${outcome.seconds.toFixed(1)} s${reused}`);
+const code = rebuilt ? "; rendered by the last build's page code, no bundling" : '';
+console.log(`built ${outcome.outDir} in ${outcome.seconds.toFixed(1)} s${reused}${code}`);

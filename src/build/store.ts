@@ -29,6 +29,8 @@ export interface BuildRequest {
   clean?: boolean;
   /** The config file Astro was given, as problems name it (default: astro.config.mjs). */
   configFile?: string;
+  /** Where to keep the page code for the next build, and the inputs it is good for (./kept-renderer.ts). */
+  keepRenderer?: { folder: string; inputs: string };
 }
 
 /** Pages that may be taken from the last build (see ./page-reuse.ts), and the keys of this one's. */

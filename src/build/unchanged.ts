@@ -75,6 +75,9 @@ function stampFolder(root: string, contentDir: string, out: string | undefined):
 
 const stampFile = (root: string, contentDir: string, out: string | undefined) => join(stampFolder(root, contentDir, out), 'stamp.json');
 
+/** Where the last build of `contentDir` into `out` keeps its page code for the next (./kept-renderer.ts): beside its stamp. */
+export const rendererFolder = (root: string, contentDir: string, out: string | undefined) => join(stampFolder(root, contentDir, out), 'renderer');
+
 /** Whether every file noted is still in `dir` with its size and time, and every folder noted has its time (so nothing was added). */
 function unchangedFolder(dir: string, files: FolderFiles, folders: FolderTimes): boolean {
   return (

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import type { TagsiteIntegration } from '../integration/index.ts';
 import type { ResolvedOptions } from '../integration/options.ts';
-import { formatProblem, type Problem } from '../content/problems.ts';
+import { ContentProblemsError, formatProblem, type Problem } from '../content/problems.ts';
 
 /** The project root: the current directory (npm runs scripts from the package folder). */
 export function projectRoot(): string {
@@ -64,6 +64,21 @@ export function configProblem(root: string): Problem | undefined {
 export function printProblems(problems: Problem[]): void {
   for (const problem of problems) console.error(formatProblem(problem));
   console.error(`\n${problems.length} problem${problems.length === 1 ? '' : 's'} found.`);
+}
+
+/**
+ * The build's edge for problems in options and content: every one printed as one line, and the
+ * process ends before anything is written (Astro would add a stack and a hook name to a thrown error).
+ */
+export async function stopOnProblems<T>(step: Promise<T>): Promise<T> {
+  try {
+    return await step;
+  } catch (error) {
+    if (!(error instanceof ContentProblemsError)) throw error;
+    printProblems(error.problems);
+    console.error('The build stopped before writing anything; the output folder is unchanged.');
+    process.exit(1);
+  }
 }
 
 /**

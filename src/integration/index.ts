@@ -1,14 +1,15 @@
 import type { AstroIntegration } from 'astro';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { resolveOptions, type ResolvedOptions, type TagsiteOptions } from './options.ts';
 import { ContentProblemsError, type Problem } from '../content/problems.ts';
-import { printProblems } from '../cli/project.ts';
+import { stopOnProblems } from '../cli/project.ts';
 import { publishedLists } from '../outputs/workflow-list.ts';
 import { buildStore } from '../build/store.ts';
 import { securityHeaders } from '../outputs/headers.ts';
 import { finishBuild, prepareBuild, type Build } from '../build/pipeline.ts';
 import { writingPrerenderer } from '../build/prerenderer.ts';
+import { rendererKeeper, type RendererKeeper } from '../build/kept-renderer.ts';
 import { FIRST_PAINT_SCRIPT } from '../outputs/first-paint.ts';
 
 const VIRTUAL_ID = 'virtual:tagsite/options';
@@ -31,21 +32,6 @@ export interface TagsiteIntegration extends AstroIntegration {
 }
 
 /**
- * The build's edge for problems in options and content: every one printed as one line, and the
- * process ends before Astro writes anything (Astro would add a stack and a hook name to a thrown error).
- */
-async function stopOnProblems<T>(step: Promise<T>): Promise<T> {
-  try {
-    return await step;
-  } catch (error) {
-    if (!(error instanceof ContentProblemsError)) throw error;
-    printProblems(error.problems);
-    console.error('The build stopped before writing anything; the output folder is unchanged.');
-    process.exit(1);
-  }
-}
-
-/**
  * tagsite's Astro integration: `tagsite({...})` in astro.config.mjs owns the site options
  * (schemas/options.schema.json), hands them to pages as `virtual:tagsite/options`, and runs the
  * build pipeline (src/build/pipeline.ts) inside every `astro build`.
@@ -55,6 +41,7 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
   const lists = publishedLists(resolved.workflows);
   const listPaths = lists.map(({ path }) => path);
   let build: Build | undefined;
+  let keeper: RendererKeeper | undefined;
   let contentDir = '';
   let pageFiles = { base: '/', format: 'directory', publicDir: '' };
   return {
@@ -73,6 +60,8 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
         store.content = undefined;
 
         if (command === 'build') {
+          // `npm run build` keeps the page code for its next build (src/build/kept-renderer.ts).
+          keeper = request.keepRenderer ? rendererKeeper(request.keepRenderer.folder, request.keepRenderer.inputs) : undefined;
           build = await stopOnProblems(prepareBuild({
             root,
             outDir: resolve(fileURLToPath(config.outDir)),
@@ -130,12 +119,25 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
       },
       'astro:config:done': ({ config }) => {
         pageFiles = { base: config.base, format: config.build.format, publicDir: fileURLToPath(config.publicDir) };
+        keeper?.configured(config);
+      },
+      'astro:build:setup': ({ pages }) => {
+        keeper?.pagesKnown(pages);
       },
       // Pages are rendered by Astro and written by a thread of their own (src/build/prerenderer.ts).
       'astro:build:start': ({ setPrerenderer }) => {
         if (!build) return;
         const { fresh, reuse, settings } = build;
-        setPrerenderer((defaults) => writingPrerenderer(defaults, { outDir: fresh, ...pageFiles, reuse: { from: settings.outDir, pages: reuse } }));
+        setPrerenderer((defaults) => {
+          const writing = writingPrerenderer(defaults, { outDir: fresh, ...pageFiles, reuse: { from: settings.outDir, pages: reuse } });
+          const keeping = keeper;
+          if (!keeping) return writing;
+          // The bundle is there while pages render; Astro deletes it before the build ends.
+          return { ...writing, setup: async () => {
+            await writing.setup?.();
+            keeping.bundleWritten(join(fresh, '.prerender'), defaults);
+          } };
+        });
       },
       // `astro dev`: an edit under the content folder reloads the records and the open pages.
       'astro:server:setup': ({ server }) => {
@@ -151,8 +153,10 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
       },
       'astro:build:done': async ({ pages }) => {
         if (!build) return;
-        await finishBuild(build, pages.map(({ pathname }) => `/${pathname}`));
+        const outcome = await finishBuild(build, pages.map(({ pathname }) => `/${pathname}`));
+        keeper?.built(build, outcome);
         build = undefined;
+        keeper = undefined;
       },
     },
   };

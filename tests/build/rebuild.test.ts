@@ -6,11 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { runScript, type ScriptResult } from '../helpers/cli.ts';
+import { projectRoot, runScript, type ScriptResult } from '../helpers/cli.ts';
 import { copyOfSampleContent } from '../helpers/build.ts';
 import { editJson } from './fixture-copies.ts';
 import { loadContent } from '../../src/content/load.ts';
 import { searchIndexFiles, tagFeedFiles } from '../../src/build/index-and-feeds.ts';
+import { rendererFolder } from '../../src/build/unchanged.ts';
 
 const content = copyOfSampleContent('rebuild');
 const outputs = mkdtempSync(join(tmpdir(), 'tagsite-rebuild-'));
@@ -45,6 +46,9 @@ async function build(outDir: string, env: Record<string, string> = {}, extra: st
 /** "(N of M pages, feeds and index files unchanged, reused)" → N, or 0 when nothing was reused. */
 const reusedCount = (result: ScriptResult) => Number(/\((\d+) of \d+ pages, feeds and index files unchanged, reused\)/.exec(result.stdout)?.[1] ?? 0);
 
+/** Whether a build rendered its pages with the page code the last build kept, skipping Astro's bundling (src/build/kept-renderer.ts). */
+const withKeptCode = (result: ScriptResult) => result.stdout.includes("rendered by the last build's page code, no bundling");
+
 function topicFile(name: string): string {
   const found = readdirSync(join(content, 'topics'), { recursive: true, withFileTypes: true }).find((entry) => entry.name === name);
   if (!found) throw new Error(`no topic ${name}`);
@@ -71,6 +75,7 @@ describe('rebuilding into the same output folder', () => {
     writeFileSync(join(site, 'search-index/words.json'), '{"edited":"by hand"}');
     const restored = await build(site);
     expect(reusedCount(restored)).toBeGreaterThan(100);
+    expect(withKeptCode(restored), 'the code is unchanged: no bundling').toBe(true);
     expect(tree(site)).toEqual(first);
     // The site is listed in two parts (all but the index while the index thread finishes it, then the index): every file counted once.
     expect(restored.stdout).toContain(`site: ${first.size.toLocaleString('en')} files,`);
@@ -79,8 +84,10 @@ describe('rebuilding into the same output folder', () => {
     const beside = () => readdirSync(outputs).filter((name) => name !== 'site');
     for (let waited = 0; beside().length > 0 && waited < 20_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(beside()).toEqual([]);
-    // --clean always builds.
-    expect(reusedCount(await build(site, {}, ['--clean']))).toBe(0);
+    // --clean always builds, with Astro.
+    const clean = await build(site, {}, ['--clean']);
+    expect(reusedCount(clean)).toBe(0);
+    expect(withKeptCode(clean)).toBe(false);
     expect(tree(site)).toEqual(first);
   });
 
@@ -98,6 +105,7 @@ describe('rebuilding into the same output folder', () => {
     const rebuilt = await build(site);
     const reused = reusedCount(rebuilt);
     expect(reused).toBeGreaterThan(0);
+    expect(withKeptCode(rebuilt)).toBe(true);
     const clean = join(outputs, 'clean');
     const cleanBuild = await build(clean, {}, ['--clean']);
     expect(reusedCount(cleanBuild)).toBe(0);
@@ -139,10 +147,40 @@ describe('rebuilding into the same output folder', () => {
     expect(tree(site)).toEqual(before);
   });
 
+  it("builds with Astro again when the page code kept is gone, or a browser file of the output was edited by hand", async () => {
+    const topic = topicFile('clipboard-action-strips-formatting.md');
+    const edit = (line: string) => writeFileSync(topic, `${readFileSync(topic, 'utf8')}\n${line}\n`);
+    const folder = rendererFolder(projectRoot, content, site);
+    for (const name of readdirSync(folder)) if (name.startsWith('bundle-')) rmSync(join(folder, name), { recursive: true });
+    edit('Edited once the kept code was gone.');
+    const without = await build(site);
+    expect(withKeptCode(without)).toBe(false);
+    expect(reusedCount(without)).toBeGreaterThan(100);
+    // That build kept its code again: the next uses it.
+    edit('Edited again.');
+    expect(withKeptCode(await build(site))).toBe(true);
+    const script = readdirSync(join(site, '_astro')).find((name) => name.endsWith('.js'))!;
+    const bytes = readFileSync(join(site, '_astro', script), 'utf8');
+    writeFileSync(join(site, '_astro', script), `${bytes}\n// edited by hand`);
+    edit('Edited with a browser file changed.');
+    expect(withKeptCode(await build(site))).toBe(false);
+    expect(readFileSync(join(site, '_astro', script), 'utf8')).toBe(bytes);
+    const clean = join(outputs, 'clean-after-kept');
+    await build(clean, {}, ['--clean']);
+    expectSameSite(site, clean);
+  });
+
   it('renders every page again when the code or the configuration changed (here: the base path)', async () => {
     const result = await build(site, { TAGSITE_BASE: '/sub/path' });
     expect(reusedCount(result)).toBe(0);
+    expect(withKeptCode(result), 'another base: Astro bundles the pages again').toBe(false);
     expect(readFileSync(join(site, 'tags/index.html'), 'utf8')).toContain('href="/sub/path/tags/');
+    // A content rebuild under the base path writes what a clean build does.
+    const topic = topicFile('working-with-json-in-flowsmith.md');
+    writeFileSync(topic, readFileSync(topic, 'utf8').replace(/^tags: \[/m, 'tags: [under-base, '));
+    const rebuilt = await build(site, { TAGSITE_BASE: '/sub/path' });
+    expect(withKeptCode(rebuilt)).toBe(true);
+    expect(readFileSync(join(site, 'tags/under-base/index.html'), 'utf8')).toContain('href="/sub/path/topics/working-with-json-in-flowsmith/"');
     const under = join(outputs, 'under');
     await build(under, { TAGSITE_BASE: '/sub/path' }, ['--clean']);
     expectSameSite(site, under);
