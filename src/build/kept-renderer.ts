@@ -109,7 +109,10 @@ export function rendererKeeper(folder: string, inputs: string) {
         assets,
       };
       writeFileAtomic(join(folder, HEAD), JSON.stringify(kept));
-      for (const name of readdirSync(folder)) if (name.startsWith('bundle-') && name !== bundle.name) rmSync(join(folder, name), { recursive: true, force: true });
+      // The bundle before this one stays: a rebuild started meanwhile may still be loading its modules.
+      const older = readdirSync(folder).filter((name) => name.startsWith('bundle-') && name !== bundle!.name);
+      const bornAt = (name: string) => Number(name.split('-').at(-1));
+      for (const name of older.sort((a, b) => bornAt(b) - bornAt(a)).slice(1)) rmSync(join(folder, name), { recursive: true, force: true });
     },
   };
 }

@@ -66,5 +66,5 @@ export function swapIn(fresh: string, outDir: string): void {
   const old = `${staging}.previous`;
   if (existsSync(outDir)) renameSync(outDir, old);
   renameSync(staging, outDir);
-  removeInBackground([old, ...leftovers(outDir)]);
+  removeInBackground(leftovers(outDir)); // the old output among them
 }
