@@ -11,7 +11,6 @@ import { resolve } from 'node:path';
 import { buildStore, type BuildOutcome } from '../src/build/store.ts';
 import { workFolder } from '../src/build/swap.ts';
 import { buildInputs, contentListing, rendererFolder, stampBuild, unchangedOutput } from '../src/build/unchanged.ts';
-import { keptRenderer, rebuildContent } from '../src/build/kept-renderer.ts';
 import { configProblem, contentDir, parseArgs, printProblems, projectRoot, stopOnProblems } from '../src/cli/project.ts';
 import { exitWithUsageOnHelp } from '../src/cli/usage.ts';
 
@@ -39,6 +38,8 @@ if (kept) {
 const contentFiles = contentListing(content);
 // With the same code, config and environment as the last build, the page code it kept renders the
 // pages again, without Astro's bundling (src/build/kept-renderer.ts); else Astro builds, and keeps it.
+// (Loaded only now: the check above ends a build with nothing changed without loading the build's code.)
+const { keptRenderer, rebuildContent } = await import('../src/build/kept-renderer.ts');
 const renderer = rendererFolder(root, content, out);
 const keptCode = clean ? undefined : keptRenderer(renderer, inputs);
 
