@@ -2,7 +2,8 @@
  * The build, top to bottom: load → validate → records → pages (Astro) + search index and feeds
  * (worker thread) → write → swap. The tagsite integration runs `prepareBuild` when Astro starts a
  * build and `finishBuild` when Astro has rendered the pages, so `astro build` (what hosts' Astro
- * presets run) and `npm run build` are one build.
+ * presets run) and `npm run build` are one build; a rebuild of changed content with the page code
+ * the last build kept runs the same two steps around its rendering (./kept-renderer.ts).
  *
  * Pages are rendered into a fresh folder in the project's work folder and swapped in whole: a
  * build that stops on a problem, fails or is killed leaves the output folder as it was.
