@@ -28,13 +28,28 @@ export function comparePairs(p: PairCount, q: PairCount): number {
   return q.count - p.count || (p.pair[0] < q.pair[0] ? -1 : p.pair[0] > q.pair[0] ? 1 : p.pair[1] < q.pair[1] ? -1 : p.pair[1] > q.pair[1] ? 1 : 0);
 }
 
-/** Every pair of tags that some topic carries together, with how many topics carry both (topics' tags are distinct). */
+/** More tags than any site has: two tags' numbers make one safe integer key, (lower × this) + higher. */
+const TAG_NUMBERS = 2 ** 26;
+
+/**
+ * Every pair of tags that some topic carries together, with how many topics carry both (topics'
+ * tags are distinct), in the order the pairs are first met. Each tag is numbered as it is first
+ * met, and a pair is counted under a number made of its tags' (a string key for each of the
+ * millions of pairs a big site's topics carry took most of the time).
+ */
 export function pairCounts(topics: Iterable<{ tags: readonly string[] }>): PairCount[] {
-  const counts = new Map<string, PairCount>();
+  const numbers = new Map<string, number>();
+  const numberOf = (tag: string) => {
+    let n = numbers.get(tag);
+    if (n === undefined) numbers.set(tag, (n = numbers.size));
+    return n;
+  };
+  const counts = new Map<number, PairCount>();
   for (const { tags } of topics) {
+    const ns = tags.map(numberOf);
     for (let i = 0; i < tags.length; i++) {
       for (let j = i + 1; j < tags.length; j++) {
-        const key = pairKey(tags[i]!, tags[j]!);
+        const key = ns[i]! < ns[j]! ? ns[i]! * TAG_NUMBERS + ns[j]! : ns[j]! * TAG_NUMBERS + ns[i]!;
         const known = counts.get(key);
         if (known) known.count++;
         else counts.set(key, { pair: sortedPair(tags[i]!, tags[j]!), count: 1 });
