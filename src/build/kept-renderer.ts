@@ -19,17 +19,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroConfig, AstroPrerenderer, RouteData } from 'astro';
 import { writeFileAtomic } from '../cli/atomic-file.ts';
 import { carryOver } from './cache.ts';
-import { folderFiles, sameFile, type FolderFiles } from './folder-files.ts';
+import { sameFile, type FolderFiles } from './folder-files.ts';
 import { finishBuild, prepareBuild, type Build, type BuildSettings } from './pipeline.ts';
-import { writingPrerenderer, type PageFiles } from './prerenderer.ts';
+import { publicFiles, STATUS_PAGES, writingPrerenderer, type PageFiles } from './prerenderer.ts';
 import { writer } from './write-files.ts';
 import type { BuildOutcome } from './store.ts';
 
 const HEAD = 'renderer.json';
 /** Integrations whose build hooks a content rebuild does not need: tagsite's own and MDX (none). */
 const KNOWN_INTEGRATIONS = new Set(['tagsite', '@astrojs/mdx']);
-/** Astro's status-code pages, written as `404.html` in the directory format. */
-const STATUS_PAGES = new Set(['/404', '/500']);
 
 /** What a content rebuild needs from the full build that kept the page code. */
 interface KeptRenderer {
@@ -95,8 +93,8 @@ export function rendererKeeper(folder: string, inputs: string) {
       if (!config || !pages || !bundle) return;
       const supported = config.build.format === 'directory' && config.integrations.every(({ name }) => KNOWN_INTEGRATIONS.has(name) || name.startsWith('astro:')) && [...pages.values()].every(({ route }) => route.type === 'page' || route.type === 'endpoint');
       if (!supported) return;
-      const publicFiles = new Set(folderFiles(publicDir(config)).map(([path]) => path));
-      const assets = outcome.output.files.filter(([path]) => path.startsWith(`${config!.build.assets}/`) || publicFiles.has(path));
+      const inPublic = publicFiles(publicDir(config));
+      const assets = outcome.output.files.filter(([path]) => path.startsWith(`${config!.build.assets}/`) || inPublic.has(path));
       const kept: KeptRenderer = {
         inputs,
         bundle: bundle.name,
@@ -169,7 +167,7 @@ async function renderPages(app: BundleApp, build: Build, kept: KeptRenderer): Pr
   const { base } = kept.pageFiles;
   const origin = new URL(build.settings.site!).origin;
   const files = writer(build.fresh);
-  const publicFiles = new Set(folderFiles(kept.pageFiles.publicDir).map(([path]) => path));
+  const inPublic = publicFiles(kept.pageFiles.publicDir);
   const pages: string[] = [];
   await prerenderer.setup?.();
   try {
@@ -184,7 +182,7 @@ async function renderPages(app: BundleApp, build: Build, kept: KeptRenderer): Pr
       if (response.status >= 300 && response.status < 400) throw new Error(`${pathname} answered with a redirect, which a rebuild does not write: run npm run build -- --clean`);
       if (!response.body) continue; // written by the page writer
       const file = route.type === 'endpoint' ? pathname.slice(1) : STATUS_PAGES.has(pathname) ? `${pathname.slice(1)}.html` : [pathname.replace(/^\/+|\/+$/g, ''), 'index.html'].filter(Boolean).join('/');
-      if (publicFiles.has(file)) continue; // public/'s file wins, as in Astro's build
+      if (inPublic.has(file)) continue; // public/'s file wins, as in Astro's build
       files.write(file, Buffer.from(await response.arrayBuffer()));
     }
   } finally {

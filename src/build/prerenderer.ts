@@ -12,7 +12,12 @@ import { folderFiles } from './folder-files.ts';
 import type { PageReuse } from './store.ts';
 
 /** Astro's status-code pages keep their own file names (`404.html`). */
-const STATUS_PAGES = new Set(['/404', '/500']);
+export const STATUS_PAGES = new Set(['/404', '/500']);
+
+/** The files of Astro's `publicDir`, as site paths (`/`-separated, relative): a page whose file is there is skipped. */
+export function publicFiles(publicDir: string): Set<string> {
+  return new Set(folderFiles(publicDir).map(([path]) => path.split(sep).join('/')));
+}
 
 /**
  * The file of a page of the `directory` build format, as Astro names it: `/topics/x/` →
@@ -47,7 +52,7 @@ export interface PageFiles {
  */
 export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, format, publicDir, reuse }: PageFiles): AstroPrerenderer {
   let files: FileWriter | undefined;
-  let publicFiles = new Set<string>();
+  let inPublic = new Set<string>();
   return {
     ...defaults,
     name: 'tagsite',
@@ -55,7 +60,7 @@ export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, f
       await defaults.setup?.();
       if (format !== 'directory') return;
       files = fileWriterThread(outDir);
-      publicFiles = new Set(folderFiles(publicDir).map(([path]) => path.split(sep).join('/')));
+      inPublic = publicFiles(publicDir);
     },
     async getStaticPaths() {
       const paths = await defaults.getStaticPaths();
@@ -73,7 +78,7 @@ export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, f
       const url = new URL(request.url);
       // A page path with `?` or `#` would not survive as an address: Astro names its file.
       const file = files && options.routeData.type === 'page' && response.status === 200 && response.body && !url.search && !url.hash ? directoryPageFile(url.pathname, base) : undefined;
-      if (!files || !file || publicFiles.has(file) || !response.headers.get('content-type')?.startsWith('text/html')) return rendered;
+      if (!files || !file || inPublic.has(file) || !response.headers.get('content-type')?.startsWith('text/html')) return rendered;
       await files.write(file, await response.arrayBuffer());
       return { response: new Response(null), metadata };
     },
