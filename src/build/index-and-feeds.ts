@@ -3,14 +3,16 @@
  * while Astro renders the pages (./pipeline.ts): work that needs nothing Astro makes, off the
  * thread that renders. In a rebuild, a file the same as the previous output's (same key) is
  * hard-linked from it instead of written: most of the index and feeds, after one topic changed.
+ * The feeds and the per-tag index files are keyed by what they are made from, so the ones kept are
+ * not even made.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
-import { emitSearchIndex } from '../search/index-build.ts';
+import { emitSearchIndex, topicDigests, type TagFileReuse } from '../search/index-build.ts';
 import { createHash } from 'node:crypto';
 import { getRssString } from '@astrojs/rss';
 import { sortForListing, topicsByTag } from '../model/listing.ts';
-import { feedChannel, feedItem, type FeedItem } from '../outputs/feeds.ts';
+import { feedHead, feedItem, feedTopics, type FeedItem } from '../outputs/feeds.ts';
 import { feedPath, intersectionFeedPath } from '../model/urls.ts';
 import { intersectionReport, intersectionTopics, pairCounts, pairKey, planIntersections } from '../model/intersections.ts';
 import { memberRecords } from '../outputs/member-index.ts';
@@ -22,10 +24,13 @@ import type { Topic } from '../content/topics.ts';
 
 type IndexedContent = Pick<SiteContent, 'topics' | 'members'> & { contentTypes: SiteContent['contentTypes']['list']; canonicalOf?: ReadonlyMap<string, string> };
 
-/** Hands every file under /search-index/ to `emit` as it is made: the topic index and members.json. `topics` in any order. */
-function emitSearchIndexFiles(content: IndexedContent, emit: (path: string, text: string) => void): void {
+/**
+ * Hands every file under /search-index/ to `emit` as it is made: the topic index and members.json
+ * (`topics` in any order). With `reuse`, see emitSearchIndex.
+ */
+function emitSearchIndexFiles(content: IndexedContent, emit: (path: string, text: string, key?: string) => void, reuse?: TagFileReuse): void {
   const topics = sortForListing(content.topics);
-  emitSearchIndex(topics, content.contentTypes, content.canonicalOf ?? new Map(), emit);
+  emitSearchIndex(topics, content.contentTypes, content.canonicalOf ?? new Map(), emit, reuse);
   emit('members.json', JSON.stringify(memberRecords(content.members, topics)));
 }
 
@@ -59,43 +64,39 @@ export interface FeedOptions {
 /**
  * Every tag's feed, each synonym's old feed (a copy of its canonical tag's, whose self link names
  * the canonical address) and every intersection page's feed (`topics` in any order); the key is a
- * digest of what the feed is written from. A feed that `keep` takes from the previous output is
- * not made again: no XML. Also says which intersection pages the build makes.
+ * digest of what the feed is written from: its channel, and its topics by `digestOf`. A feed that
+ * `keep` takes from the previous output is not made again: no XML. Also says which intersection
+ * pages the build makes.
  */
-export async function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, keep?: KeepFile): Promise<{ feeds: FeedFile[]; intersections: string }> {
+export async function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, keep?: KeepFile, digestOf = topicDigests()): Promise<{ feeds: FeedFile[]; intersections: string }> {
   const { siteTitle, siteRoot } = options;
   const feeds: FeedFile[] = [];
-  const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url');
-  // A topic is an item of each of its tags' and pairs' feeds: its item and the item's digest are made once.
+  // A topic is an item of each of its tags' and pairs' feeds: its item is made once, and only for a feed that is written.
   const items = new Map<Topic, FeedItem>();
-  const itemKeys = new Map<FeedItem, string>();
   const itemOf = (topic: Topic) => {
     let item = items.get(topic);
-    if (!item) {
-      items.set(topic, (item = feedItem(topic, siteRoot)));
-      itemKeys.set(item, sha1(JSON.stringify(item)));
-    }
+    if (!item) items.set(topic, (item = feedItem(topic, siteRoot)));
     return item;
   };
-  const add = async (path: string, channel: ReturnType<typeof feedChannel>) => {
+  const add = async (path: string, head: ReturnType<typeof feedHead>, newest: readonly Topic[]) => {
     // The feed's address is percent-encoded (`/tags/%E6%97%A5…/rss.xml`); its file is not.
     const file = decodeURI(path).slice(1);
-    // The key digests the whole channel: its own fields, and each item by its digest.
-    const key = sha1(JSON.stringify({ ...channel, items: channel.items.map((item) => itemKeys.get(item)) }));
-    feeds.push(keep?.(file, key) ? { file, key } : { file, key, xml: await getRssString(channel) });
+    const key = createHash('sha1').update(JSON.stringify({ ...head, items: newest.map(digestOf) })).digest('base64url');
+    feeds.push(keep?.(file, key) ? { file, key } : { file, key, xml: await getRssString({ ...head, items: newest.map(itemOf) }) });
   };
   const byTag = topicsByTag(topics);
   const synonymsOf = new Map<string, string[]>();
   for (const [synonym, canonical] of options.canonicalOf ?? []) synonymsOf.set(canonical, [...(synonymsOf.get(canonical) ?? []), synonym]);
   for (const [tag, tagged] of byTag) {
-    const channel = feedChannel(tagged, { siteTitle, siteRoot, tag }, itemOf);
-    await add(feedPath(tag), channel);
-    for (const synonym of synonymsOf.get(tag) ?? []) await add(feedPath(synonym), channel);
+    const head = feedHead({ siteTitle, siteRoot, tag });
+    const newest = feedTopics(tagged);
+    await add(feedPath(tag), head, newest);
+    for (const synonym of synonymsOf.get(tag) ?? []) await add(feedPath(synonym), head, newest);
   }
   const listed = sortForListing(topics);
   const plan = planIntersections(pairCounts(listed), options.intersections ?? { minTopics: 5, maxPages: 0 });
   const topicsOf = intersectionTopics(listed, plan.built);
-  for (const { pair } of plan.built) await add(intersectionFeedPath(...pair), feedChannel(topicsOf.get(pairKey(...pair))!, { siteTitle, siteRoot, pair }, itemOf));
+  for (const { pair } of plan.built) await add(intersectionFeedPath(...pair), feedHead({ siteTitle, siteRoot, pair }), feedTopics(topicsOf.get(pairKey(...pair))!));
   return { feeds, intersections: intersectionReport(plan) };
 }
 
@@ -178,8 +179,8 @@ export function indexAndFeedsThread(): IndexAndFeedsThread {
 type WorkData = IndexedContent & { feeds: FeedSettings; previous: PreviousFiles; outDir: string };
 
 /** Writes the feeds that changed; what is kept of them is their list, not their XML. */
-async function writeFeeds(data: IndexedContent & { feeds: FeedSettings }, write: (path: string, text: string) => void, keep: KeepFile): Promise<IndexAndFeeds> {
-  const { feeds: files, intersections } = await tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf }, keep);
+async function writeFeeds(data: IndexedContent & { feeds: FeedSettings }, write: (path: string, text: string) => void, keep: KeepFile, digestOf: (topic: Topic) => string): Promise<IndexAndFeeds> {
+  const { feeds: files, intersections } = await tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf }, keep, digestOf);
   for (const { file, xml } of files) if (xml !== undefined) write(file, xml);
   return { files: files.map(({ file, key, xml }) => ({ file, key, written: xml !== undefined })), intersections };
 }
@@ -199,17 +200,26 @@ async function work(data: WorkData, feedsWritten: () => void): Promise<IndexAndF
       return false; // gone since the build looked: made again
     }
   };
+  // The feeds and the per-tag index files are keyed by what they are made from, each topic by its digest.
+  const digestOf = topicDigests();
   // The feeds' XML (about 200 MB at 100,000 topics) is let go before the index is built.
-  const made = await writeFeeds(data, folder.write, keep);
+  const made = await writeFeeds(data, folder.write, keep, digestOf);
   feedsWritten();
-  // Each file is written as it is made and let go: a big site's index is never held whole.
-  emitSearchIndexFiles(data, (path, json) => {
+  // Each file is written as it is made and let go: a big site's index is never held whole. A
+  // per-tag file comes with its key, and one the previous output has is not made at all.
+  const take = (path: string, key: string) => {
     const file = `${INDEX_FOLDER}/${path}`;
-    const key = createHash('sha1').update(json).digest('base64url');
-    const written = !keep(file, key);
+    if (!keep(file, key)) return false;
+    made.files.push({ file, key, written: false });
+    return true;
+  };
+  emitSearchIndexFiles(data, (path, json, inputKey) => {
+    const file = `${INDEX_FOLDER}/${path}`;
+    const key = inputKey ?? createHash('sha1').update(json).digest('base64url');
+    const written = inputKey !== undefined || !keep(file, key);
     if (written) folder.write(file, json);
     made.files.push({ file, key, written });
-  });
+  }, { digestOf, take });
   return made;
 }
 

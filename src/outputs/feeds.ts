@@ -51,11 +51,8 @@ export interface FeedOptions {
   pair?: readonly [string, string];
 }
 
-/**
- * Everything @astrojs/rss needs for one feed: channel title, description, link, self link and
- * items. `itemOf` gives a topic's item (a build making thousands of feeds makes each item once).
- */
-export function feedChannel(topics: readonly Topic[], { siteTitle, siteRoot, tag, pair }: FeedOptions, itemOf = (topic: Topic) => feedItem(topic, siteRoot)) {
+/** A feed's channel without its items: title, description, link and self link. */
+export function feedHead({ siteTitle, siteRoot, tag, pair }: FeedOptions) {
   const self = absoluteUrl(siteRoot, pair ? intersectionFeedPath(...pair) : feedPath(tag));
   const which = pair ? `tagged both '${pair[0]}' and '${pair[1]}'` : tag === undefined ? undefined : `tagged '${tag}'`;
   return {
@@ -64,8 +61,12 @@ export function feedChannel(topics: readonly Topic[], { siteTitle, siteRoot, tag
     site: pair ? absoluteUrl(siteRoot, intersectionPath(...pair)) : tag === undefined ? siteRoot : absoluteUrl(siteRoot, tagPath(tag)),
     xmlns: { atom: 'http://www.w3.org/2005/Atom', dc: 'http://purl.org/dc/elements/1.1/' },
     customData: `<language>en</language><atom:link href="${escapeXml(self)}" rel="self" type="application/rss+xml"/>`,
-    items: feedTopics(topics).map(itemOf),
   };
+}
+
+/** Everything @astrojs/rss needs for one feed: feedHead and the items of the newest topics. */
+export function feedChannel(topics: readonly Topic[], options: FeedOptions) {
+  return { ...feedHead(options), items: feedTopics(topics).map((topic) => feedItem(topic, options.siteRoot)) };
 }
 
 /** The RSS 2.0 document of one feed. */

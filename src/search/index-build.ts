@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Topic } from '../content/topics.ts';
 import type { ContentType } from '../content/content-types.ts';
 import { tagSlug } from '../model/tags.ts';
@@ -149,6 +150,32 @@ function* wordPostings(topics: readonly Topic[]): Generator<TermPostings> {
 }
 
 /**
+ * A topic's digest, made once a topic: of everything a per-tag file (and a feed, ../build/index-and-feeds.ts)
+ * takes from it. A file made from the same topics' digests, by the same code, is the same file.
+ */
+export function topicDigests(): (topic: Topic) => string {
+  const digests = new Map<Topic, string>();
+  return (topic) => {
+    let digest = digests.get(topic);
+    if (digest === undefined) {
+      const { slug, title, excerpt, author, createdMs, updatedMs, replies, views, contentType, tags } = topic;
+      digest = createHash('sha1').update(JSON.stringify([slug, title, excerpt, author, createdMs, updatedMs, replies, views, contentType, tags])).digest('base64url');
+      digests.set(topic, digest);
+    }
+    return digest;
+  };
+}
+
+/**
+ * Asked before a per-tag file (`tags/<tag>.json`) is made, with a digest of what it is made from:
+ * true when the build took the previous output's file of that key instead, so it is not made.
+ */
+export interface TagFileReuse {
+  digestOf: (topic: Topic) => string;
+  take: (path: string, key: string) => boolean;
+}
+
+/**
  * All files of the search index, by path under /search-index/. `topics` must be in listing order
  * (their index is their ordinal).
  */
@@ -161,9 +188,16 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
 /**
  * Hands every file of the search index to `emit` (its path under /search-index/ and its text) as
  * soon as it is made, so a build can write each and let it go: a big site's index is never held
- * whole. `topics` must be in listing order.
+ * whole. `topics` must be in listing order. With `reuse`, a per-tag file is emitted with its key
+ * (TagFileReuse), and not made when `reuse` takes it.
  */
-export function emitSearchIndex(topics: readonly Topic[], contentTypes: readonly ContentType[], canonicalOf: ReadonlyMap<string, string>, emit: (path: string, text: string) => void): void {
+export function emitSearchIndex(
+  topics: readonly Topic[],
+  contentTypes: readonly ContentType[],
+  canonicalOf: ReadonlyMap<string, string>,
+  emit: (path: string, text: string, key?: string) => void,
+  reuse?: TagFileReuse,
+): void {
   const structured = structuredCore(topics, contentTypes);
   const { types } = structured;
   const typeIndex = typeIndexOf(contentTypes);
@@ -234,7 +268,14 @@ export function emitSearchIndex(topics: readonly Topic[], contentTypes: readonly
     }
   });
   emit('words.json', JSON.stringify({ count: topics.length, ...display, postingBounds, vocabKeys } satisfies WordsFile));
+  const typesKey = JSON.stringify(types);
   for (const [tag, ordinals] of byTag) {
+    const path = `tags/${tagSlug(tag)}.json`;
+    emit(`tag-ordinals/${tagSlug(tag)}.json`, JSON.stringify(deltaEncode(ordinals) satisfies TagOrdinalsFile));
+    // The file holds its topics in listing order, not their ordinals: a topic bumped to the top of
+    // the site moves every ordinal, yet only its own tags' files change.
+    const key = reuse && createHash('sha1').update(JSON.stringify([typesKey, tag, ordinals.map((ordinal) => reuse.digestOf(topics[ordinal]!))])).digest('base64url');
+    if (key !== undefined && reuse!.take(path, key)) continue;
     const subset = ordinals.map((ordinal) => topics[ordinal]!);
     const localTags = [...new Set(subset.flatMap((topic) => topic.tags))];
     const localAuthors = [...new Set(subset.map((topic) => topic.author))].sort();
@@ -247,7 +288,6 @@ export function emitSearchIndex(topics: readonly Topic[], contentTypes: readonly
       display: subset.map(row),
       ...columnsOf(subset, new Map(localTags.map((t, i) => [t, i])), new Map(localAuthors.map((a, i) => [a, i])), typeIndex),
     };
-    emit(`tags/${tagSlug(tag)}.json`, JSON.stringify(file));
-    emit(`tag-ordinals/${tagSlug(tag)}.json`, JSON.stringify(deltaEncode(ordinals) satisfies TagOrdinalsFile));
+    emit(path, JSON.stringify(file), key);
   }
 }

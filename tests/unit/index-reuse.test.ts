@@ -1,0 +1,126 @@
+// A rebuild takes the previous output's per-tag index files and tag feeds by a key made from their
+// inputs, without making them: a key may only stay the same when the file would be the same.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { Topic } from '../../src/content/topics.ts';
+import { sortForListing } from '../../src/model/listing.ts';
+import { buildSearchIndex, emitSearchIndex, topicDigests } from '../../src/search/index-build.ts';
+import { tagFeedFiles } from '../../src/build/index-and-feeds.ts';
+import { tagSlug } from '../../src/model/tags.ts';
+import { feedPath } from '../../src/model/urls.ts';
+import { CONTENT_TYPES, corpusArb, tagArb } from './search-corpus.ts';
+
+const RUNS = 150;
+
+/** Each per-tag index file of the topics: its text and the key it is emitted with (`take` never takes one). */
+function tagFiles(topics: readonly Topic[]): Map<string, { text: string; key?: string }> {
+  const files = new Map<string, { text: string; key?: string }>();
+  emitSearchIndex(sortForListing(topics), CONTENT_TYPES, new Map(), (path, text, key) => void (path.startsWith('tags/') && files.set(path, { text, key })), {
+    digestOf: topicDigests(),
+    take: () => false,
+  });
+  return files;
+}
+
+/** Each tag feed of the topics: its XML and key. */
+async function feeds(topics: readonly Topic[]): Promise<Map<string, { text: string; key?: string }>> {
+  const { feeds } = await tagFeedFiles(topics, { siteTitle: 'Knot Garden', siteRoot: 'https://knot-garden.example/', intersections: { minTopics: 2, maxPages: 50 } });
+  return new Map(feeds.map(({ file, key, xml }) => [file, { text: xml!, key }]));
+}
+
+/** One change to one topic, as an edit of its file would make it. */
+const changes: Record<string, (topic: Topic, tag: string) => Topic> = {
+  excerpt: (topic) => ({ ...topic, excerpt: `${topic.excerpt} Edited.` }),
+  title: (topic) => ({ ...topic, title: `${topic.title} (solved)` }),
+  views: (topic) => ({ ...topic, views: topic.views + 1 }),
+  replies: (topic) => ({ ...topic, replies: topic.replies + 1 }),
+  author: (topic) => ({ ...topic, author: `${topic.author}-2` }),
+  created: (topic) => ({ ...topic, createdMs: topic.createdMs - 60_000 }),
+  updated: (topic) => ({ ...topic, updatedMs: topic.updatedMs + 60_000 }),
+  type: (topic) => ({ ...topic, contentType: topic.contentType === 'help' ? 'ideas' : 'help' }),
+  tags: (topic, tag) => ({ ...topic, tags: [...new Set([...topic.tags, tag])] }),
+  post: (topic) => ({ ...topic, text: `${topic.text} edited`, html: `${topic.html}<p>edited</p>` }),
+};
+
+const changedCorpusArb = corpusArb
+  .filter(({ topics }) => topics.length > 0)
+  .chain(({ topics }) =>
+    fc.record({
+      before: fc.constant(topics),
+      at: fc.nat({ max: topics.length - 1 }),
+      change: fc.constantFrom(...Object.keys(changes)),
+      tag: tagArb,
+    }),
+  )
+  .map(({ before, at, change, tag }) => ({ before, after: before.map((topic, i) => (i === at ? changes[change]!(topic, tag) : topic)), changed: before[at]!, change }));
+
+/** The tags the changed topic carried before or after the change. */
+function touchedTags(changed: Topic, after: readonly Topic[]): string[] {
+  return [...changed.tags, ...after.find((topic) => topic.slug === changed.slug)!.tags];
+}
+
+/** Files whose key stayed the same must be the same files; the files of tags the changed topic never carried keep their keys. */
+function expectSoundKeys(before: Map<string, { text: string; key?: string }>, after: Map<string, { text: string; key?: string }>, untouched: (path: string) => boolean) {
+  for (const [path, { text, key }] of after) {
+    expect(key, path).toBeTruthy();
+    const earlier = before.get(path);
+    if (!earlier) continue;
+    if (earlier.key === key) expect(text, path).toBe(earlier.text);
+    else if (untouched(path)) expect.fail(`${path}: its key changed, though no topic of it did`);
+  }
+}
+
+describe('the keys of per-tag index files', () => {
+  it('are the same only for the same file, and change only for the tags of a changed topic', () => {
+    fc.assert(
+      fc.property(changedCorpusArb, ({ before, after, changed, change }) => {
+        // A topic moved in the listing (`updated`) moves the ordinals of others, not their tags' files.
+        const touched = new Set(touchedTags(changed, after).map((tag) => `tags/${tagSlug(tag)}.json`));
+        expectSoundKeys(tagFiles(before), tagFiles(after), (path) => change === 'post' || !touched.has(path));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('do not change the files: the same index as without them', () => {
+    fc.assert(
+      fc.property(corpusArb, ({ topics }) => {
+        const plain = buildSearchIndex(sortForListing(topics), CONTENT_TYPES);
+        for (const [path, { text }] of tagFiles(topics)) expect(text).toBe(plain.get(path));
+        expect([...tagFiles(topics).keys()].sort()).toEqual([...plain.keys()].filter((path) => path.startsWith('tags/')).sort());
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('leave out the files the previous output gives: nothing else is emitted differently', () => {
+    fc.assert(
+      fc.property(corpusArb, fc.nat(), ({ topics }, seed) => {
+        const taken = new Set<string>();
+        const files = new Map<string, string>();
+        emitSearchIndex(sortForListing(topics), CONTENT_TYPES, new Map(), (path, text) => void files.set(path, text), {
+          digestOf: topicDigests(),
+          take: (path, key) => (key.charCodeAt(seed % key.length) % 2 === 0 ? void taken.add(path) === undefined : false),
+        });
+        const plain = buildSearchIndex(sortForListing(topics), CONTENT_TYPES);
+        expect([...files.keys(), ...taken].sort()).toEqual([...plain.keys()].sort());
+        for (const [path, text] of files) expect(text).toBe(plain.get(path));
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
+
+describe('the keys of tag feeds', () => {
+  it('are the same only for the same feed, and change only for the tags of a changed topic', async () => {
+    await fc.assert(
+      fc.asyncProperty(changedCorpusArb, async ({ before, after, changed, change }) => {
+        const touched = new Set(touchedTags(changed, after).map((tag) => decodeURI(feedPath(tag)).slice(1)));
+        // A tag's own feed; which pairs of tags get an intersection feed depends on every topic.
+        const tagFeeds = new Set(after.flatMap((topic) => topic.tags).map((tag) => decodeURI(feedPath(tag)).slice(1)));
+        expectSoundKeys(await feeds(before), await feeds(after), (path) => change === 'post' || (tagFeeds.has(path) && !touched.has(path)));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
