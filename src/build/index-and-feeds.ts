@@ -8,7 +8,7 @@
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
-import { emitSearchIndex, topicDigests, type TagFileReuse } from '../search/index-build.ts';
+import { emitSearchIndex, indexedTypes, type TagFileReuse } from '../search/index-build.ts';
 import { createHash } from 'node:crypto';
 import { getRssString } from '@astrojs/rss';
 import { sortForListing, topicsByTag } from '../model/listing.ts';
@@ -39,6 +39,34 @@ export function searchIndexFiles(content: IndexedContent): Map<string, string> {
   const files = new Map<string, string>();
   emitSearchIndexFiles(content, (path, text) => files.set(path, text));
   return files;
+}
+
+const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url');
+
+/**
+ * A topic's digest, made once a topic: of everything a tag feed and a tag's own search-index file
+ * take from it. A file made from the same topics' digests, by the same code, is the same file.
+ */
+export function topicDigests(): (topic: Topic) => string {
+  const digests = new Map<Topic, string>();
+  return (topic) => {
+    let digest = digests.get(topic);
+    if (digest === undefined) {
+      const { slug, title, excerpt, author, createdMs, updatedMs, replies, views, contentType, tags } = topic;
+      digests.set(topic, (digest = sha1(JSON.stringify([slug, title, excerpt, author, createdMs, updatedMs, replies, views, contentType, tags]))));
+    }
+    return digest;
+  };
+}
+
+/**
+ * The key of a tag's own search-index file (TagFileReuse): the content types, the tag and its
+ * topics' digests. The file holds its topics in listing order, not their ordinals: a topic bumped
+ * to the top of the site moves every ordinal, yet only its own tags' files change.
+ */
+export function tagFileKeys(contentTypes: IndexedContent['contentTypes'], digestOf: (topic: Topic) => string): TagFileReuse['key'] {
+  const types = JSON.stringify(indexedTypes(contentTypes));
+  return (tag, topics) => sha1(JSON.stringify([types, tag, topics.map(digestOf)]));
 }
 
 /** A tag's feed as written into the site: its file, the key it is reused by, its XML (none when kept from the previous output). */
@@ -81,7 +109,7 @@ export async function tagFeedFiles(topics: readonly Topic[], options: FeedOption
   const add = async (path: string, head: ReturnType<typeof feedHead>, newest: readonly Topic[]) => {
     // The feed's address is percent-encoded (`/tags/%E6%97%A5…/rss.xml`); its file is not.
     const file = decodeURI(path).slice(1);
-    const key = createHash('sha1').update(JSON.stringify({ ...head, items: newest.map(digestOf) })).digest('base64url');
+    const key = sha1(JSON.stringify({ ...head, items: newest.map(digestOf) }));
     feeds.push(keep?.(file, key) ? { file, key } : { file, key, xml: await getRssString({ ...head, items: newest.map(itemOf) }) });
   };
   const byTag = topicsByTag(topics);
@@ -215,11 +243,11 @@ async function work(data: WorkData, feedsWritten: () => void): Promise<IndexAndF
   };
   emitSearchIndexFiles(data, (path, json, inputKey) => {
     const file = `${INDEX_FOLDER}/${path}`;
-    const key = inputKey ?? createHash('sha1').update(json).digest('base64url');
+    const key = inputKey ?? sha1(json);
     const written = inputKey !== undefined || !keep(file, key);
     if (written) folder.write(file, json);
     made.files.push({ file, key, written });
-  }, { digestOf, take });
+  }, { key: tagFileKeys(data.contentTypes, digestOf), take });
   return made;
 }
 

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Topic } from '../content/topics.ts';
 import type { ContentType } from '../content/content-types.ts';
 import { tagSlug } from '../model/tags.ts';
@@ -150,28 +149,12 @@ function* wordPostings(topics: readonly Topic[]): Generator<TermPostings> {
 }
 
 /**
- * A topic's digest, made once a topic: of everything a per-tag file (and a feed, ../build/index-and-feeds.ts)
- * takes from it. A file made from the same topics' digests, by the same code, is the same file.
- */
-export function topicDigests(): (topic: Topic) => string {
-  const digests = new Map<Topic, string>();
-  return (topic) => {
-    let digest = digests.get(topic);
-    if (digest === undefined) {
-      const { slug, title, excerpt, author, createdMs, updatedMs, replies, views, contentType, tags } = topic;
-      digest = createHash('sha1').update(JSON.stringify([slug, title, excerpt, author, createdMs, updatedMs, replies, views, contentType, tags])).digest('base64url');
-      digests.set(topic, digest);
-    }
-    return digest;
-  };
-}
-
-/**
- * Asked before a per-tag file (`tags/<tag>.json`) is made, with a digest of what it is made from:
- * true when the build took the previous output's file of that key instead, so it is not made.
+ * Asked before a per-tag file (`tags/<tag>.json`) is made: `key` names what it is made from (the
+ * tag and its topics in listing order; a build's keys: ../build/index-and-feeds.ts), and `take`
+ * says whether the build took the previous output's file of that key instead, so it is not made.
  */
 export interface TagFileReuse {
-  digestOf: (topic: Topic) => string;
+  key: (tag: string, topics: readonly Topic[]) => string;
   take: (path: string, key: string) => boolean;
 }
 
@@ -268,15 +251,12 @@ export function emitSearchIndex(
     }
   });
   emit('words.json', JSON.stringify({ count: topics.length, ...display, postingBounds, vocabKeys } satisfies WordsFile));
-  const typesKey = JSON.stringify(types);
   for (const [tag, ordinals] of byTag) {
     const path = `tags/${tagSlug(tag)}.json`;
     emit(`tag-ordinals/${tagSlug(tag)}.json`, JSON.stringify(deltaEncode(ordinals) satisfies TagOrdinalsFile));
-    // The file holds its topics in listing order, not their ordinals: a topic bumped to the top of
-    // the site moves every ordinal, yet only its own tags' files change.
-    const key = reuse && createHash('sha1').update(JSON.stringify([typesKey, tag, ordinals.map((ordinal) => reuse.digestOf(topics[ordinal]!))])).digest('base64url');
-    if (key !== undefined && reuse!.take(path, key)) continue;
     const subset = ordinals.map((ordinal) => topics[ordinal]!);
+    const key = reuse?.key(tag, subset);
+    if (key !== undefined && reuse!.take(path, key)) continue;
     const localTags = [...new Set(subset.flatMap((topic) => topic.tags))];
     const localAuthors = [...new Set(subset.map((topic) => topic.author))].sort();
     const file: TagFile = {

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Topic } from '../../src/content/topics.ts';
 import { sortForListing } from '../../src/model/listing.ts';
-import { buildSearchIndex, emitSearchIndex, topicDigests } from '../../src/search/index-build.ts';
-import { tagFeedFiles } from '../../src/build/index-and-feeds.ts';
+import { buildSearchIndex, emitSearchIndex } from '../../src/search/index-build.ts';
+import { tagFeedFiles, tagFileKeys, topicDigests } from '../../src/build/index-and-feeds.ts';
 import { tagSlug } from '../../src/model/tags.ts';
 import { feedPath } from '../../src/model/urls.ts';
 import { CONTENT_TYPES, corpusArb, tagArb } from './search-corpus.ts';
@@ -16,7 +16,7 @@ const RUNS = 150;
 function tagFiles(topics: readonly Topic[]): Map<string, { text: string; key?: string }> {
   const files = new Map<string, { text: string; key?: string }>();
   emitSearchIndex(sortForListing(topics), CONTENT_TYPES, new Map(), (path, text, key) => void (path.startsWith('tags/') && files.set(path, { text, key })), {
-    digestOf: topicDigests(),
+    key: tagFileKeys(CONTENT_TYPES, topicDigests()),
     take: () => false,
   });
   return files;
@@ -99,7 +99,7 @@ describe('the keys of per-tag index files', () => {
         const taken = new Set<string>();
         const files = new Map<string, string>();
         emitSearchIndex(sortForListing(topics), CONTENT_TYPES, new Map(), (path, text) => void files.set(path, text), {
-          digestOf: topicDigests(),
+          key: tagFileKeys(CONTENT_TYPES, topicDigests()),
           take: (path, key) => (key.charCodeAt(seed % key.length) % 2 === 0 ? void taken.add(path) === undefined : false),
         });
         const plain = buildSearchIndex(sortForListing(topics), CONTENT_TYPES);
