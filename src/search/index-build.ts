@@ -4,7 +4,7 @@ import { tagSlug } from '../model/tags.ts';
 import { terms, vocabKey } from './words.ts';
 import { comparePopularity } from '../model/popularity.ts';
 import {
-  DISPLAY_ALL_ROWS_PER_FILE, DISPLAY_ROWS_PER_FILE, INDEX_VERSION, type DisplayFiles, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
+  displayAllRowsPerFile, DISPLAY_ROWS_PER_FILE, INDEX_VERSION, type DisplayFiles, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
   type PositionsFile, type PostingsFile, type StructuredCore, type TagFile, type TagOrdinalsFile, type VocabFile, type WordsFile,
 } from './index-format.ts';
 
@@ -229,12 +229,13 @@ export function emitSearchIndex(
     emit(`display/${start / DISPLAY_ROWS_PER_FILE}.json`, JSON.stringify(rows.slice(start, start + DISPLAY_ROWS_PER_FILE)));
   }
   let displayAllBytes = 0;
-  for (let start = 0; start < rows.length; start += DISPLAY_ALL_ROWS_PER_FILE) {
-    const text = JSON.stringify(rows.slice(start, start + DISPLAY_ALL_ROWS_PER_FILE));
-    emit(`display-all/${start / DISPLAY_ALL_ROWS_PER_FILE}.json`, text);
+  const displayAllSize = displayAllRowsPerFile(rows.length);
+  for (let start = 0; start < rows.length; start += displayAllSize) {
+    const text = JSON.stringify(rows.slice(start, start + displayAllSize));
+    emit(`display-all/${start / displayAllSize}.json`, text);
     displayAllBytes += text.length; // characters: near enough to bytes for a budget
   }
-  const display: DisplayFiles = { displayShardSize: DISPLAY_ROWS_PER_FILE, displayAllSize: DISPLAY_ALL_ROWS_PER_FILE, displayAllBytes };
+  const display: DisplayFiles = { displayShardSize: DISPLAY_ROWS_PER_FILE, displayAllSize, displayAllBytes };
   // Topics' tags are canonical already: the index needs only the synonyms of tags some topic carries.
   const tagId = new Map(structured.tagNames.map((tag, i) => [tag, i]));
   const tagSynonyms = [...canonicalOf].flatMap(([synonym, canonical]): Array<[string, number]> => (tagId.has(canonical) ? [[synonym, tagId.get(canonical)!]] : []));

@@ -10,7 +10,7 @@ import { tagSlug } from '../../src/model/tags.ts';
 import { buildSearchIndex } from '../../src/search/index-build.ts';
 import { decodeIndex, runSearch, withGlobalOrdinals, type SearchIndex, type SearchResult } from '../../src/search/engine.ts';
 import { topCounts } from '../../src/search/facets.ts';
-import type { CoreFile, DisplayRow, TagFile, TagOrdinalsFile } from '../../src/search/index-format.ts';
+import { DISPLAY_ALL_FILES, DISPLAY_ALL_MIN_ROWS, displayAllRowsPerFile, type CoreFile, type DisplayRow, type TagFile, type TagOrdinalsFile } from '../../src/search/index-format.ts';
 import { EMPTY_QUERY, type SearchQuery } from '../../src/search/query.ts';
 import { oracleSearch, type OracleResult } from '../oracles/search.ts';
 import { typedSearch } from './typed-search.ts';
@@ -138,6 +138,35 @@ describe("structured filters over a tag's own file (tag page panel)", () => {
           const ordinals = json<TagOrdinalsFile>(`tag-ordinals/${tagSlug(tag)}.json`);
           expect(Array.from(withGlobalOrdinals(index, ordinals).global, slugOfGlobal)).toEqual(slugs);
         }
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe('display rows fetched all at once (display-all/)', () => {
+  it('come in at most DISPLAY_ALL_FILES files of at least DISPLAY_ALL_MIN_ROWS rows', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2_000_000 }), (count) => {
+        const rows = displayAllRowsPerFile(count);
+        expect(rows).toBeGreaterThanOrEqual(DISPLAY_ALL_MIN_ROWS);
+        expect(Math.ceil(count / rows)).toBeLessThanOrEqual(DISPLAY_ALL_FILES);
+        // No bigger than it must be: one row fewer a file would need more files (or fall below the minimum).
+        if (rows > DISPLAY_ALL_MIN_ROWS) expect(Math.ceil(count / (rows - 1))).toBeGreaterThan(DISPLAY_ALL_FILES);
+      }),
+    );
+  });
+
+  it('hold every row of the small display files, in order, by the size core.json gives', () => {
+    fc.assert(
+      fc.property(corpusArb, ({ topics }) => {
+        const { files, json, core } = indexOf(topics);
+        const small = Array.from({ length: Math.ceil(topics.length / core.displayShardSize) }, (_, n) => json<DisplayRow[]>(`display/${n}.json`)).flat();
+        const bigNames = [...files.keys()].filter((path) => path.startsWith('display-all/'));
+        expect(bigNames).toHaveLength(Math.ceil(topics.length / core.displayAllSize));
+        const big = bigNames.map((_, n) => json<DisplayRow[]>(`display-all/${n}.json`));
+        expect(big.flat()).toEqual(small);
+        expect(big.slice(0, -1).every((rows) => rows.length === core.displayAllSize)).toBe(true);
       }),
       { numRuns: 100 },
     );
