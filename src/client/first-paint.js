@@ -55,7 +55,10 @@ if (/[?&][^=&#]+=[^&#]/.test(location.search)) document.documentElement.setAttri
         if (bounds[mid] <= word) low = mid;
         else high = mid - 1;
       }
-      ['vocab/' + key + '.json', 'postings/' + low + '.json'].forEach(function (path) {
+      var paths = ['vocab/' + key + '.json', 'postings/' + low + '.json'];
+      // And each next shard whose first term starts with the word: the terms it is a prefix of (prefixShards).
+      for (var next = low + 1; word.length >= 3 && next < bounds.length && next <= low + 8 && bounds[next].indexOf(word) === 0; next++) paths.push('postings/' + next + '.json');
+      paths.forEach(function (path) {
         if (files[path]) return;
         files[path] = read(base + path, path);
         files[path].catch(function () {

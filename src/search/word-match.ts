@@ -1,6 +1,6 @@
 import type Fuse from 'fuse.js';
 import { deltaDecode, type PositionsFile, type PostingsFile, type VocabFile } from './index-format.ts';
-import { firstWordFiles, positionsPath, postingsPath, postingsShard, queryPhrases, queryWords, vocabKey, vocabPath } from './words.ts';
+import { firstWordFiles, MAX_EXPANSIONS, positionsPath, postingsPath, postingsShard, PREFIX_MIN_CHARS, queryPhrases, queryWords, vocabKey, vocabPath } from './words.ts';
 import { EXACT_IN_TITLE, EXACT_WORD, type WordMatches } from './relevance.ts';
 
 const NO_SCORES = new Float64Array(0);
@@ -59,11 +59,6 @@ export function typoCandidates(terms: readonly string[], word: string, threshold
 const EXACT = 1;
 const PREFIX = 0.75;
 const TYPO = 0.6;
-/**
- * Terms a query word can expand to, at most, by prefix and by typo each. Every term may sit in its
- * own postings file, so this bounds the files one word fetches; the word itself always counts.
- */
-const MAX_EXPANSIONS = 8;
 
 /**
  * Finds the topics matching each word of a query (SPEC 4.2 `q`): every topic containing the word
@@ -163,7 +158,7 @@ export class WordMatcher {
     const found = new Map<number, number>();
     const exact = binarySearch(terms, word);
     if (exact >= 0) found.set(exact, EXACT);
-    if ([...word].length >= 3) {
+    if ([...word].length >= PREFIX_MIN_CHARS) {
       // Terms sorted: the ones starting with the word follow its insertion point.
       const prefixEnd = found.size + MAX_EXPANSIONS;
       for (let i = exact >= 0 ? exact + 1 : ~exact; i < terms.length && terms[i]!.startsWith(word) && found.size < prefixEnd; i++) found.set(i, PREFIX);

@@ -66,18 +66,41 @@ export const vocabPath = (key: string) => `vocab/${key}.json`;
 export const postingsPath = (n: number) => `postings/${n}.json`;
 export const positionsPath = (n: number) => `positions/${n}.json`;
 
+/** Characters a word needs before it matches the terms it is a prefix of (`con` finds `console`). */
+export const PREFIX_MIN_CHARS = 3;
+/**
+ * Terms a query word can expand to, at most, by prefix and by typo each. Every term may sit in its
+ * own postings file, so this bounds the files one word fetches; the word itself always counts.
+ */
+export const MAX_EXPANSIONS = 8;
+
+/**
+ * The postings shards `word` itself and the terms it is a prefix of can be in, as the bounds alone
+ * tell: its own shard, and each next one whose first term starts with it, as many as the first
+ * MAX_EXPANSIONS such terms can fill (every shard holds at least one). A word too short to match
+ * prefixes has only its own. A next shard may turn out not to be needed (its own shard held enough
+ * of them): one file too many, where waiting for the vocabulary first would cost a round of fetches.
+ */
+export function prefixShards(word: string, bounds: readonly string[]): number[] {
+  const own = postingsShard(word, bounds);
+  const shards = [own];
+  if ([...word].length < PREFIX_MIN_CHARS) return shards;
+  for (let next = own + 1; next < bounds.length && next <= own + MAX_EXPANSIONS && bounds[next]!.startsWith(word); next++) shards.push(next);
+  return shards;
+}
+
 /**
  * The index files (paths under /search-index/) `q`'s words need first: each word's vocabulary
- * shard and its own postings shard (its terms, and those it is a prefix of, are usually all there,
- * so most words cost one round of fetches), and the positions of a quoted phrase's words. Words
- * whose vocabulary shard does not exist need none. The files of prefixes and typos follow, once
- * the vocabulary is read.
+ * shard and the postings shards of the word and of the terms it is a prefix of (prefixShards), so
+ * most words cost one round of fetches; and the positions of a quoted phrase's words. Words whose
+ * vocabulary shard does not exist need none. The files of typos follow, once the vocabulary is read.
  */
 export function firstWordFiles(q: string, vocabKeys: ReadonlySet<string>, bounds: readonly string[]): string[] {
   const files = new Set<string>();
   for (const word of queryWords(q)) {
     if (!vocabKeys.has(vocabKey(word))) continue;
-    files.add(vocabPath(vocabKey(word))).add(postingsPath(postingsShard(word, bounds)));
+    files.add(vocabPath(vocabKey(word)));
+    for (const n of prefixShards(word, bounds)) files.add(postingsPath(n));
   }
   // A quote still open is no phrase yet.
   for (const term of queryPhrases(q).flat()) {

@@ -15,7 +15,7 @@ import { onlyWords, rankWords } from '../../src/search/relevance.ts';
 import type { CoreFile, DisplayRow, TagFile, TagOrdinalsFile, WordsFile } from '../../src/search/index-format.ts';
 import Fuse from 'fuse.js';
 import { TYPOS_BELOW, WordMatcher, typoCandidates, type IndexReader } from '../../src/search/word-match.ts';
-import { foldWord, postingsShard, queryPhrases, terms } from '../../src/search/words.ts';
+import { foldWord, MAX_EXPANSIONS, postingsShard, prefixShards, PREFIX_MIN_CHARS, queryPhrases, terms } from '../../src/search/words.ts';
 import type { PostingsFile } from '../../src/search/index-format.ts';
 import { EMPTY_QUERY, type SearchQuery } from '../../src/search/query.ts';
 import { containsWords, exactRank, holdsPhrase, passesStructured, sortOf, sortTopics } from '../oracles/search.ts';
@@ -267,7 +267,35 @@ describe('the word index layout', () => {
     );
   });
 
-  it("prefetches, for words being typed, exactly each word's vocabulary shard and own postings shard, and a phrase's words' positions", async () => {
+  it('names, from the bounds alone, every postings shard a word and its first prefix terms are in, and no shard that holds none of them', () => {
+    // Many shared prefixes: a small alphabet; shards cut anywhere in the sorted terms.
+    const word = fc.array(fc.constantFrom(...'abcd'), { minLength: 1, maxLength: 6 }).map((chars) => chars.join(''));
+    const layout = fc.uniqueArray(word, { minLength: 1, maxLength: 120 }).chain((vocabulary) => {
+      const sorted = [...vocabulary].sort();
+      return fc.record({ sorted: fc.constant(sorted), cuts: fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, sorted.length - 1) }), { maxLength: 30 }) });
+    });
+    fc.assert(
+      fc.property(layout, word, ({ sorted, cuts }, typed) => {
+        const starts = [0, ...cuts.filter((cut) => cut < sorted.length).sort((a, b) => a - b)];
+        const bounds = starts.map((start) => sorted[start]!);
+        const shardOf = (index: number) => starts.filter((start) => start <= index).length - 1;
+        const named = prefixShards(typed, bounds);
+        // What the matcher reads for the word and its prefixes (expand): the word, then the next MAX_EXPANSIONS terms starting with it.
+        const read = new Set<number>([postingsShard(typed, bounds)]);
+        if ([...typed].length >= PREFIX_MIN_CHARS) {
+          let i = sorted.findIndex((term) => term > typed);
+          for (let taken = 0; i >= 0 && i < sorted.length && sorted[i]!.startsWith(typed) && taken < MAX_EXPANSIONS; i++, taken++) read.add(shardOf(i));
+        }
+        for (const shard of read) expect(named, `shard ${shard}`).toContain(shard);
+        // Beyond its own shard, only shards that start with a term the word is a prefix of.
+        for (const shard of named.slice(1)) expect(bounds[shard]!.startsWith(typed) && [...typed].length >= PREFIX_MIN_CHARS).toBe(true);
+        expect(new Set(named).size).toBe(named.length);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("prefetches, for words being typed, exactly each word's vocabulary shard and the postings shards of it and its prefix terms, and a phrase's words' positions", async () => {
     const input = corpusArb.chain(({ topics }) => fc.record({ topics: fc.constant(topics), q: fc.oneof(wordsQueryArb, phraseQueryArb(topics)) }));
     await fc.assert(
       fc.asyncProperty(input, async ({ topics, q }) => {
@@ -277,7 +305,7 @@ describe('the word index layout', () => {
         await new Promise((resolve) => setTimeout(resolve, 0));
         const isKnown = (word: string) => core.vocabKeys.includes(word.codePointAt(0)!.toString(16));
         const known = [...new Set(terms(q))].filter(isKnown);
-        const want = known.flatMap((word) => [`vocab/${word.codePointAt(0)!.toString(16)}.json`, `postings/${postingsShard(word, core.postingBounds)}.json`]);
+        const want = known.flatMap((word) => [`vocab/${word.codePointAt(0)!.toString(16)}.json`, ...prefixShards(word, core.postingBounds).map((n) => `postings/${n}.json`)]);
         want.push(...queryPhrases(q).flat().filter(isKnown).map((word) => `positions/${postingsShard(word, core.postingBounds)}.json`));
         expect(new Set(reads)).toEqual(new Set(want));
       }),
