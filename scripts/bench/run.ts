@@ -215,7 +215,7 @@ export async function runSize(size: number, settings: RunSettings): Promise<Size
   const host = await serveStatic(siteDir, '/', {
     mounts: { '/__bench/': join(dir, 'baseline') },
     gzip: true,
-    precompressed: ['search-index/core.json', 'search-index/words.json', 'search-index/display', 'search-index/display-all', 'search-index/postings', 'search-index/vocab', ...(pagefindIndex ? ['pagefind'] : [])],
+    precompressed: ['search-index/core.json', 'search-index/words.json', 'search-index/display', 'search-index/display-all', 'search-index/postings', 'search-index/vocab', 'search-index/vocab-all.json', ...(pagefindIndex ? ['pagefind'] : [])],
   });
   const { browser } = settings;
   const loadAtStart = loadavg()[0]!;

@@ -5,7 +5,7 @@ import { terms, vocabKey } from './words.ts';
 import { comparePopularity } from '../model/popularity.ts';
 import {
   displayAllRowsPerFile, DISPLAY_ROWS_PER_FILE, INDEX_VERSION, type DisplayFiles, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
-  type PositionsFile, type PostingsFile, type StructuredCore, type TagFile, type TagOrdinalsFile, type VocabFile, type WordsFile,
+  type PositionsFile, type PostingsFile, type StructuredCore, type TagFile, type TagOrdinalsFile, type VocabFile, type VocabularyFile, type WordsFile,
 } from './index-format.ts';
 
 /** Aim for about this many postings per postings shard. */
@@ -220,6 +220,9 @@ export function emitSearchIndex(
   writeShard();
   const vocabKeys = [...vocab.keys()].sort();
   for (const [key, file] of vocab) emit(`vocab/${key}.json`, JSON.stringify(file));
+  const vocabAll = JSON.stringify(Object.fromEntries(vocabKeys.map((key) => [key, vocab.get(key)!])) satisfies VocabularyFile);
+  emit('vocab-all.json', vocabAll);
+  const vocabAllBytes = vocabAll.length; // characters: near enough to bytes for a budget
 
   const row = (topic: Topic): DisplayRow => [
     topic.slug, topic.title, topic.excerpt, Math.floor(topic.updatedMs / 1000), topic.replies, topic.author, topic.tags,
@@ -239,7 +242,7 @@ export function emitSearchIndex(
   // Topics' tags are canonical already: the index needs only the synonyms of tags some topic carries.
   const tagId = new Map(structured.tagNames.map((tag, i) => [tag, i]));
   const tagSynonyms = [...canonicalOf].flatMap(([synonym, canonical]): Array<[string, number]> => (tagId.has(canonical) ? [[synonym, tagId.get(canonical)!]] : []));
-  const core: CoreFile = { version: INDEX_VERSION, ...display, postingBounds, vocabKeys, ...structured, ...(tagSynonyms.length > 0 ? { tagSynonyms } : {}) };
+  const core: CoreFile = { version: INDEX_VERSION, ...display, postingBounds, vocabKeys, vocabAllBytes, ...structured, ...(tagSynonyms.length > 0 ? { tagSynonyms } : {}) };
   emit('core.json', JSON.stringify(core));
 
   // One self-contained file per tag: its topics only, with local ids for tags, authors and types.
@@ -251,7 +254,7 @@ export function emitSearchIndex(
       list.push(ordinal);
     }
   });
-  emit('words.json', JSON.stringify({ count: topics.length, ...display, postingBounds, vocabKeys } satisfies WordsFile));
+  emit('words.json', JSON.stringify({ count: topics.length, ...display, postingBounds, vocabKeys, vocabAllBytes } satisfies WordsFile));
   for (const [tag, ordinals] of byTag) {
     const path = `tags/${tagSlug(tag)}.json`;
     emit(`tag-ordinals/${tagSlug(tag)}.json`, JSON.stringify(deltaEncode(ordinals) satisfies TagOrdinalsFile));

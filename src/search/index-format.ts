@@ -5,7 +5,7 @@
  * fetched as a query needs them.
  */
 
-export const INDEX_VERSION = 5;
+export const INDEX_VERSION = 6;
 
 /**
  * Sites up to this many topics are small: the page filters them in its own thread (a few
@@ -84,6 +84,8 @@ export interface CoreFile extends StructuredCore, DisplayFiles {
   postingBounds: string[];
   /** Vocabulary shard keys present (vocab/<key>.json). */
   vocabKeys: string[];
+  /** Bytes of vocab-all.json (uncompressed). */
+  vocabAllBytes: number;
   /**
    * tags.json's synonyms, each with its canonical tag's id: a `tags=<synonym>` search finds the
    * canonical tag's topics. Absent on a site without synonyms.
@@ -120,6 +122,7 @@ export interface WordsFile extends DisplayFiles {
   count: number;
   postingBounds: string[];
   vocabKeys: string[];
+  vocabAllBytes: number;
 }
 
 /**
@@ -134,6 +137,12 @@ export interface VocabFile {
   terms: string[];
   df: number[];
 }
+
+/**
+ * vocab-all.json: every vocab/<key>.json in one file (key → its content), fetched ahead in one
+ * request once a visitor searches words again (see VocabularyPrefetch).
+ */
+export type VocabularyFile = Record<string, VocabFile>;
 
 /**
  * postings/<n>.json: term → [ordinals of topics containing it, ordinals with it in the title], each

@@ -1,5 +1,5 @@
 import type Fuse from 'fuse.js';
-import { deltaDecode, type PositionsFile, type PostingsFile, type VocabFile } from './index-format.ts';
+import { deltaDecode, type PositionsFile, type PostingsFile, type VocabFile, type VocabularyFile } from './index-format.ts';
 import { firstWordFiles, MAX_EXPANSIONS, positionsPath, postingsPath, postingsShard, PREFIX_MIN_CHARS, queryPhrases, queryWords, vocabKey, vocabPath } from './words.ts';
 import { EXACT_IN_TITLE, EXACT_WORD, type WordMatches } from './relevance.ts';
 
@@ -187,6 +187,18 @@ export class WordMatcher {
     const Fuse = await loadFuse();
     const hit = new Fuse(candidates.map((i) => terms[i]!), { ...FUSE_OPTIONS, threshold: CLOSE_THRESHOLD }).search(word, { limit: 1 })[0];
     return hit && hit.item !== word ? hit.item : undefined;
+  }
+
+  /**
+   * The whole vocabulary, fetched ahead in one file (vocab-all.json): a later word's typos and
+   * prefixes are then found without waiting for its vocabulary shard, and only its postings are read.
+   * A shard already asked for is kept.
+   */
+  addVocabulary(all: VocabularyFile): void {
+    for (const key of this.vocabKeys) {
+      const path = vocabPath(key);
+      if (Object.hasOwn(all, key) && !this.files.has(path)) this.files.set(path, Promise.resolve(all[key]));
+    }
   }
 
   /** Starts fetching what `q`'s words will need (see firstWordFiles), e.g. while they are typed. */

@@ -1,7 +1,7 @@
 // Where /search/ runs its searches, in real Chromium on a generated 300-topic site (three display
 // files): a small site's structured filters in the page's own thread, words in a worker, every
 // search in the worker on a site too big for the page's thread; and, after the first search, the
-// display rows of a small site fetched in the background.
+// display rows of a small site and the site's vocabulary fetched in the background.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { writeCorpus } from '../../scripts/bench/corpus.ts';
 import { loadContent, type SiteContent } from '../../src/content/load.ts';
 import { parseSearchParams } from '../../src/search/query.ts';
 import { decodeIndex, runSearch } from '../../src/search/engine.ts';
-import type { CoreFile, DisplayRow, WordsFile } from '../../src/search/index-format.ts';
+import type { CoreFile, DisplayRow, VocabularyFile, WordsFile } from '../../src/search/index-format.ts';
 import { firstWordFiles } from '../../src/search/words.ts';
 import { WordMatcher } from '../../src/search/word-match.ts';
 import { oracleSearch } from '../oracles/search.ts';
@@ -364,5 +364,54 @@ describe("a small site's display rows", () => {
     expect(display()).toEqual(wanted);
     expect(site.requests.slice(start).filter((path) => path.startsWith('/search-index/display-all/'))).toEqual([]);
     await page.close();
+  });
+});
+
+describe("the site's vocabulary", () => {
+  /** The most used term of each of three vocabulary shards: words whose vocabulary files differ. */
+  const wordsOfThreeShards = () => {
+    const all = JSON.parse(readFileSync(join(outDir, 'search-index', 'vocab-all.json'), 'utf8')) as VocabularyFile;
+    const shards = Object.entries(all).filter(([key]) => /^[a-z]$/.test(String.fromCodePoint(parseInt(key, 16))));
+    shards.sort((a, b) => b[1].terms.length - a[1].terms.length);
+    return shards.slice(0, 3).map(([, { terms, df }]) => terms[df.indexOf(Math.max(...df))]!);
+  };
+
+  it('is fetched whole in one file from the second search with words on; later words then fetch no vocabulary shard', async () => {
+    const [first, second, third] = wordsOfThreeShards();
+    const start = site.requests.length;
+    const since = (prefix: string) => site.requests.slice(start).filter((path) => path.startsWith(prefix));
+    const { page } = await openSearch();
+    await filter(page, 'q', first!);
+    await page.waitForTimeout(300); // time for a background fetch, if there were one
+    expect(since('/search-index/vocab-all.json'), 'one search with words is often all a visit does').toEqual([]);
+    await filter(page, 'q', second!);
+    await expect.poll(() => since('/search-index/vocab-all.json').length).toBe(1);
+    await page.waitForTimeout(300); // for the worker to read it
+    const shardsBefore = since('/search-index/vocab/').length;
+    await filter(page, 'q', third!);
+    expect(await shownSlugs(page)).toEqual(await engineSlugs(page));
+    expect(since('/search-index/vocab/').length, `'${third}' waits for no vocabulary shard`).toBe(shardsBefore);
+    expect(since('/search-index/vocab-all.json')).toHaveLength(1);
+    await page.close();
+  });
+
+  it('is never fetched ahead on a slow connection, nor are the display rows: the worker asks its own navigator.connection', async () => {
+    // Chromium told the connection is 3G: pages and workers alike (an init script reaches only the page).
+    const slow = await launchChromium(['--force-effective-connection-type=3G']);
+    try {
+      const start = site.requests.length;
+      const page = await slow.newPage();
+      await page.clock.setFixedTime(NOW);
+      await page.goto(`${site.url}/search/`);
+      await done(page);
+      expect(await page.evaluate(() => (navigator as Navigator & { connection?: { effectiveType: string } }).connection?.effectiveType)).toBe('3g');
+      for (const word of wordsOfThreeShards()) await filter(page, 'q', word);
+      await page.waitForTimeout(300);
+      const requested = site.requests.slice(start);
+      expect(requested.filter((path) => path.startsWith('/search-index/vocab/')).length, 'the words were searched').toBeGreaterThan(0);
+      expect(requested.filter((path) => path === '/search-index/vocab-all.json' || path.startsWith('/search-index/display-all/'))).toEqual([]);
+    } finally {
+      await slow.close();
+    }
   });
 });

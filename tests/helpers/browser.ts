@@ -4,8 +4,12 @@ import { existsSync } from 'node:fs';
 /** Debian's Chromium (installed by .ci/run); CHROMIUM_PATH overrides. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Launches the real, headless Chromium with the flags this closed network needs (Playwright gives it a fresh profile). */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * Launches the real, headless Chromium with the flags this closed network needs (Playwright gives it
+ * a fresh profile), and `extra` flags (`--force-effective-connection-type=3G`: a slow connection,
+ * in pages and workers alike).
+ */
+export async function launchChromium(extra: string[] = []): Promise<Browser> {
   if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}: run .ci/run or apt-get install chromium`);
   return chromium.launch({
     executablePath: chromiumPath,
@@ -19,6 +23,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extra,
     ],
   });
 }

@@ -1,7 +1,7 @@
-// Background fetching of display rows (src/client/search/prefetch.ts): only from a visitor's
-// second search on, only when the browser welcomes it, within the budget, each file once.
+// Background fetching of display rows and of the vocabulary (src/client/search/prefetch.ts): only
+// from a visitor's second search on, only when the browser welcomes it, within the budget, each file once.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DISPLAY_PREFETCH_ALL_BYTES, DISPLAY_PREFETCH_FILES, DisplayPrefetch, prefetchWelcome, SearchGate } from '../../src/client/search/prefetch.ts';
+import { DISPLAY_PREFETCH_ALL_BYTES, DISPLAY_PREFETCH_FILES, DisplayPrefetch, prefetchWelcome, SearchGate, VOCABULARY_PREFETCH_BYTES, VocabularyPrefetch } from '../../src/client/search/prefetch.ts';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -66,6 +66,38 @@ describe("prefetching a big site's rows: the next page's files", () => {
     vi.runAllTimers();
     expect(asked).toHaveLength(DISPLAY_PREFETCH_FILES);
     expect(new Set(asked).size).toBe(DISPLAY_PREFETCH_FILES);
+  });
+});
+
+describe('prefetching the whole vocabulary (vocab-all.json)', () => {
+  /** A prefetcher over a vocabulary of `bytes`, counting its fetches. */
+  function vocabulary(bytes: number, welcome = true) {
+    let fetched = 0;
+    const prefetch = new VocabularyPrefetch(() => bytes, () => fetched++, () => welcome);
+    return { prefetch, fetched: () => fetched };
+  }
+
+  it('fetches it once, from the second search with words on, after that search answered', () => {
+    const { prefetch, fetched } = vocabulary(VOCABULARY_PREFETCH_BYTES);
+    prefetch.searched();
+    vi.runAllTimers();
+    expect(fetched(), 'one search is often all a visit does').toBe(0);
+    prefetch.searched();
+    expect(fetched(), 'not before the search has answered').toBe(0);
+    vi.runAllTimers();
+    expect(fetched()).toBe(1);
+    for (let i = 0; i < 5; i++) prefetch.searched();
+    vi.runAllTimers();
+    expect(fetched()).toBe(1);
+  });
+
+  it(`never fetches more than ${VOCABULARY_PREFETCH_BYTES} bytes, nor when unwelcome`, () => {
+    for (const [bytes, welcome] of [[VOCABULARY_PREFETCH_BYTES + 1, true], [1000, false]] as const) {
+      const { prefetch, fetched } = vocabulary(bytes, welcome);
+      for (let i = 0; i < 5; i++) prefetch.searched();
+      vi.runAllTimers();
+      expect(fetched(), `${bytes} bytes, welcome: ${welcome}`).toBe(0);
+    }
   });
 });
 

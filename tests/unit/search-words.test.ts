@@ -12,7 +12,7 @@ import { buildSearchIndex } from '../../src/search/index-build.ts';
 import { plainText } from '../../src/content/markdown.ts';
 import { decodeIndex, runSearch, withGlobalOrdinals } from '../../src/search/engine.ts';
 import { onlyWords, rankWords } from '../../src/search/relevance.ts';
-import type { CoreFile, DisplayRow, TagFile, TagOrdinalsFile, WordsFile } from '../../src/search/index-format.ts';
+import type { CoreFile, DisplayRow, TagFile, TagOrdinalsFile, VocabularyFile, WordsFile } from '../../src/search/index-format.ts';
 import Fuse from 'fuse.js';
 import { TYPOS_BELOW, WordMatcher, typoCandidates, type IndexReader } from '../../src/search/word-match.ts';
 import { foldWord, MAX_EXPANSIONS, postingsShard, prefixShards, PREFIX_MIN_CHARS, queryPhrases, terms } from '../../src/search/words.ts';
@@ -248,6 +248,38 @@ describe('words over /search/ (core.json, vocabulary and postings shards)', () =
         }
       }),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe('the whole vocabulary fetched ahead (vocab-all.json)', () => {
+  it('holds every vocabulary shard as its own file does; core.json and words.json give its size', () => {
+    fc.assert(
+      fc.property(corpusArb, ({ topics }) => {
+        const { files, core } = siteIndex(topics);
+        const text = files.get('vocab-all.json')!;
+        const all = JSON.parse(text) as VocabularyFile;
+        expect(Object.keys(all).sort(), 'keys such as 77 come first in an object').toEqual(core.vocabKeys);
+        for (const key of core.vocabKeys) expect(all[key], key).toEqual(JSON.parse(files.get(`vocab/${key}.json`)!));
+        expect(core.vocabAllBytes).toBe(text.length);
+        expect((JSON.parse(files.get('words.json')!) as WordsFile).vocabAllBytes).toBe(text.length);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('once added, lets words (typos and prefixes too) match the same without reading any vocabulary shard', async () => {
+    await fc.assert(
+      fc.asyncProperty(corpusArb, fc.oneof(wordsQueryArb, fc.constantFrom('workflw', 'scrpt', 'jso', 'zzzq')), async ({ topics }, q) => {
+        const { files, core } = siteIndex(topics);
+        const plain = await new WordMatcher(readerOf(files).read, core).match(q, false);
+        const { read, reads } = readerOf(files);
+        const ahead = new WordMatcher(read, core);
+        ahead.addVocabulary(JSON.parse(files.get('vocab-all.json')!) as VocabularyFile);
+        expect(await ahead.match(q, false)).toEqual(plain);
+        expect(reads.filter((path) => path.startsWith('vocab/'))).toEqual([]);
+      }),
+      { numRuns: 80 },
     );
   });
 });

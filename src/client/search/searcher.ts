@@ -3,11 +3,11 @@
 import { decodeIndex, order, runSearch, withGlobalOrdinals, type SearchIndex } from '../../search/engine.ts';
 import { onlyWords, rankWords } from '../../search/relevance.ts';
 import { FACETS_SHOWN, namedFacets, typeChoices } from '../../search/facets.ts';
-import { type CoreFile, type DisplayFiles, type DisplayRow, type TagFile, type TagOrdinalsFile, type WordsFile } from '../../search/index-format.ts';
+import { type CoreFile, type DisplayFiles, type DisplayRow, type TagFile, type TagOrdinalsFile, type VocabularyFile, type WordsFile } from '../../search/index-format.ts';
 import type { WordMatcher } from '../../search/word-match.ts';
 import type { Choices, IndexSource, ResultRow, SearchRequest, SearchResults } from './protocol.ts';
 import { comparePopularity } from '../../model/popularity.ts';
-import { DisplayPrefetch, SearchGate } from './prefetch.ts';
+import { DisplayPrefetch, SearchGate, VocabularyPrefetch } from './prefetch.ts';
 import { afterPaint } from './url-state.ts';
 
 /** Names, the most used first (then in code-point order). */
@@ -53,6 +53,9 @@ export class Searcher {
     allBytes: () => this.display.displayAllBytes,
     all: () => void this.fetchAllRows(),
   });
+  /** Bytes of the site's vocab-all.json, once words.json (or core.json) is here. */
+  private vocabularyBytes = Infinity;
+  private readonly vocabulary = new VocabularyPrefetch(() => this.vocabularyBytes, () => void this.fetchVocabulary());
 
   constructor(indexUrl: string) {
     this.indexUrl = indexUrl;
@@ -94,6 +97,7 @@ export class Searcher {
       ([info, ordinals, { WordMatcher }]) => {
         if (ordinals) withGlobalOrdinals(this.index!, ordinals);
         if (source.kind === 'site') this.display = info;
+        this.vocabularyBytes = info.vocabAllBytes;
         return new WordMatcher((path) => this.indexFile(path), info);
       },
       (error: Error) => {
@@ -140,6 +144,16 @@ export class Searcher {
         () => void this.allFiles.delete(n),
       );
       this.allFiles.set(n, rows);
+    }
+  }
+
+  /** The whole vocabulary, in one file asked for at once (the browser queues it behind any search's own files). */
+  private async fetchVocabulary(): Promise<void> {
+    try {
+      const [matcher, all] = await Promise.all([this.wordMatcher(), this.readJson<VocabularyFile>('vocab-all.json', 'low')]);
+      matcher.addVocabulary(all);
+    } catch {
+      // Only a lost head start: each word's own vocabulary shard is fetched when it is needed.
     }
   }
 
@@ -198,9 +212,9 @@ export class Searcher {
     this.index = index;
     this.inlineDisplay = 'display' in file ? file.display : undefined;
     if ('postingBounds' in file) {
-      const { count, displayShardSize, displayAllSize, displayAllBytes, postingBounds, vocabKeys } = file;
+      const { count, displayShardSize, displayAllSize, displayAllBytes, postingBounds, vocabKeys, vocabAllBytes } = file;
       this.display = { displayShardSize, displayAllSize, displayAllBytes };
-      this.siteWords ??= Promise.resolve({ count, displayShardSize, displayAllSize, displayAllBytes, postingBounds, vocabKeys });
+      this.siteWords ??= Promise.resolve({ count, displayShardSize, displayAllSize, displayAllBytes, postingBounds, vocabKeys, vocabAllBytes });
     }
     // The sort orders are prepared while the visitor is still choosing filters: after the search
     // that loaded the index (a shared link's) has answered, never during it.
@@ -246,6 +260,7 @@ export class Searcher {
     const result = full ?? rankWords((await this.wordsFile()).count, matches!, query.words, query.page, request.pageSize);
     const engineMs = performance.now() - engineStarted;
     const rows = await this.rowsOf(result.page, idx !== undefined);
+    if (matcher) this.vocabulary.searched();
     if (!this.inlineDisplay) this.prefetch.searched(Array.from(idx?.global ? result.next.map((local) => idx.global![local]!) : result.next, (global) => this.fileOf(global)));
     // The tags as the site names them: a synonym (tags.json) becomes its tag.
     const canonicalTags = idx ? query.tags.map((tag) => idx.tagNames[idx.tagId.get(tag) ?? -1] ?? tag) : query.tags;
