@@ -300,11 +300,15 @@ describe('the word index layout', () => {
   });
 
   it('names, from the bounds alone, every postings shard a word and its first prefix terms are in, and no shard that holds none of them', () => {
-    // Many shared prefixes: a small alphabet; shards cut anywhere in the sorted terms.
-    const word = fc.array(fc.constantFrom(...'abcd'), { minLength: 1, maxLength: 6 }).map((chars) => chars.join(''));
-    const layout = fc.uniqueArray(word, { minLength: 1, maxLength: 120 }).chain((vocabulary) => {
+    // Many shared prefixes: a small alphabet, and long runs of terms starting with one stem (a word's
+    // prefix terms then reach over many shards, one term each); shards cut anywhere in the sorted terms.
+    const word = fc.oneof(
+      fc.array(fc.constantFrom(...'abcd'), { minLength: 1, maxLength: 6 }).map((chars) => chars.join('')),
+      fc.tuple(fc.constantFrom('abc', 'abca', 'babc'), fc.array(fc.constantFrom(...'abcd'), { maxLength: 3 })).map(([stem, rest]) => stem + rest.join('')),
+    );
+    const layout = fc.uniqueArray(word, { minLength: 1, maxLength: 120, size: 'max' }).chain((vocabulary) => {
       const sorted = [...vocabulary].sort();
-      return fc.record({ sorted: fc.constant(sorted), cuts: fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, sorted.length - 1) }), { maxLength: 30 }) });
+      return fc.record({ sorted: fc.constant(sorted), cuts: fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, sorted.length - 1) }), { maxLength: 80, size: 'max' }) });
     });
     fc.assert(
       fc.property(layout, word, ({ sorted, cuts }, typed) => {
