@@ -1,7 +1,7 @@
 import { deltaDecode, type Columns, type CoreFile, type IndexedType, type StructuredCore, type TagFile, type TagOrdinalsFile } from './index-format.ts';
 import { dateBounds, effectiveSort, type SearchQuery } from './query.ts';
 import { memberKey } from '../model/members.ts';
-import { paged, wordFilter, type WordMatches } from './relevance.ts';
+import { paged, pagedByScore, wordFilter, type WordMatches } from './relevance.ts';
 
 /** The structured fields of a set of topics, decoded for fast filtering. Local ordinal = position here. */
 export interface SearchIndex {
@@ -222,17 +222,14 @@ export function runSearch(index: SearchIndex, query: SearchQuery, now: Date, pag
   if (query.q && words && words.length > 0) ({ ordinals: results, score } = wordFilter(index, results, words, query.words));
 
   const sort = effectiveSort(query);
-  let sorted: Uint32Array;
-  if (sort === 'relevancy' && score) {
-    const by = score;
-    sorted = Uint32Array.from(results).sort((a, b) => by[b]! - by[a]! || a - b);
-  } else if (sort === 'updated' || sort === 'relevancy') {
-    sorted = results; // ascending ordinals are the listing order
-  } else {
+  const inOrder = (found: Uint32Array): Uint32Array => {
+    if (sort === 'updated' || sort === 'relevancy') return found; // ascending ordinals are the listing order
     const mark = new Uint8Array(index.count);
-    for (let i = 0; i < results.length; i++) mark[results[i]!] = 1;
-    sorted = order(index, sort).filter((ordinal) => mark[ordinal] === 1);
-  }
+    for (let i = 0; i < found.length; i++) mark[found[i]!] = 1;
+    return order(index, sort).filter((ordinal) => mark[ordinal] === 1);
+  };
+  // By relevancy, only the pages shown are put in order.
+  const shown = sort === 'relevancy' && score ? pagedByScore(results, score, query.page, pageSize) : paged(inOrder(results), query.page, pageSize);
   // Counted in typed arrays: no hashing per result.
   const tagCounts = new Uint32Array(index.tagNames.length);
   const typeCounts = new Uint32Array(index.types.length);
@@ -245,5 +242,5 @@ export function runSearch(index: SearchIndex, query: SearchQuery, now: Date, pag
     authorCounts[index.author[ordinal]!]!++;
   }
   const facets = { tags: tagCounts, types: typeCounts, authors: authorCounts };
-  return { ...paged(sorted, query.page, pageSize), facets };
+  return { ...shown, facets };
 }

@@ -99,7 +99,57 @@ export function rankWords(count: number, words: WordMatches, mode: 'all' | 'any'
     // A `q` with no words in it (`?!`) filters nothing, as in runSearch.
     if (words.length === 0 || matches(scored, held, mode)) (kept.push(ordinal), (score[ordinal] = scored.total));
   }
-  return paged(Uint32Array.from(kept).sort((a, b) => score[b]! - score[a]! || a - b), page, pageSize);
+  return pagedByScore(kept, score, page, pageSize);
+}
+
+/**
+ * Page `page` of `ordinals` in relevancy order (higher `score` first, then lower ordinal), and the
+ * page after it, as paged() gives them from every result sorted. Only the results up to the end of
+ * the next page are put in order (kept in a heap on the way): a word held by most of a big site
+ * sorts thousands of results for the 50 it shows.
+ */
+export function pagedByScore(ordinals: ArrayLike<number>, score: Float64Array, page: number, pageSize: number): Omit<SearchResult, 'facets'> {
+  const total = ordinals.length;
+  const before = (a: number, b: number) => score[b]! - score[a]! || a - b;
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const pageNumber = Math.min(page, pages);
+  const wanted = Math.min(total, (pageNumber + 1) * pageSize);
+  // Ordering most of them anyway: one sort.
+  if (wanted * 4 >= total) return paged(Uint32Array.from(ordinals).sort(before), page, pageSize);
+  // A heap of the best `wanted` so far, the last of them (in relevancy order) at its root.
+  const heap = new Uint32Array(wanted);
+  let size = 0;
+  const sink = (at: number) => {
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= size) return;
+      const right = left + 1;
+      const later = right < size && before(heap[left]!, heap[right]!) < 0 ? right : left;
+      if (before(heap[at]!, heap[later]!) >= 0) return;
+      [heap[at], heap[later]] = [heap[later]!, heap[at]!];
+      at = later;
+    }
+  };
+  for (let i = 0; i < total; i++) {
+    const ordinal = ordinals[i]!;
+    if (size < wanted) {
+      // Rise while after the parent: the root stays the last.
+      let at = size++;
+      heap[at] = ordinal;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (before(heap[parent]!, heap[at]!) >= 0) break;
+        [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];
+        at = parent;
+      }
+    } else if (before(ordinal, heap[0]!) < 0) {
+      heap[0] = ordinal;
+      sink(0);
+    }
+  }
+  const first = heap.sort(before);
+  const start = (pageNumber - 1) * pageSize;
+  return { total, page: first.slice(start, start + pageSize), next: first.slice(start + pageSize, start + 2 * pageSize), pageNumber, pages };
 }
 
 /** Page `page` of sorted results (clamped to the last page), and the one after it. */

@@ -10,6 +10,7 @@ import { tagSlug } from '../../src/model/tags.ts';
 import { buildSearchIndex } from '../../src/search/index-build.ts';
 import { decodeIndex, runSearch, withGlobalOrdinals, type SearchIndex, type SearchResult } from '../../src/search/engine.ts';
 import { topCounts } from '../../src/search/facets.ts';
+import { paged, pagedByScore } from '../../src/search/relevance.ts';
 import { DISPLAY_ALL_FILES, DISPLAY_ALL_MIN_ROWS, displayAllRowsPerFile, type CoreFile, type DisplayRow, type TagFile, type TagOrdinalsFile } from '../../src/search/index-format.ts';
 import { EMPTY_QUERY, type SearchQuery } from '../../src/search/query.ts';
 import { oracleSearch, type OracleResult } from '../oracles/search.ts';
@@ -169,6 +170,27 @@ describe('display rows fetched all at once (display-all/)', () => {
         expect(big.slice(0, -1).every((rows) => rows.length === core.displayAllSize)).toBe(true);
       }),
       { numRuns: 100 },
+    );
+  });
+});
+
+describe('the pages shown in relevancy order (pagedByScore)', () => {
+  it('are the pages of every result sorted by score, then ordinal: also when only the first ones are ordered', () => {
+    // Few distinct scores (many ties), results in any order, pages past the last.
+    const input = fc.array(fc.constantFrom(0.5, 1, 1e4 + 1, 1e6 + 0.25, 2e6 + 3), { minLength: 1, maxLength: 600, size: 'max' }).chain((scores) =>
+      fc.record({
+        score: fc.constant(Float64Array.from(scores)),
+        ordinals: fc.shuffledSubarray(scores.map((_, i) => i)).map((kept) => Uint32Array.from(kept)),
+        pageSize: fc.integer({ min: 1, max: 30 }),
+        page: fc.integer({ min: 1, max: 40 }),
+      }),
+    );
+    fc.assert(
+      fc.property(input, ({ score, ordinals, pageSize, page }) => {
+        const all = Uint32Array.from(ordinals).sort((a, b) => score[b]! - score[a]! || a - b);
+        expect(pagedByScore(ordinals, score, page, pageSize)).toEqual(paged(all, page, pageSize));
+      }),
+      { numRuns: 3000 },
     );
   });
 });
