@@ -119,6 +119,11 @@ export function pagedByScore(ordinals: ArrayLike<number>, score: Float64Array, p
   // A heap of the best `wanted` so far, the last of them (in relevancy order) at its root.
   const heap = new Uint32Array(wanted);
   let size = 0;
+  const swap = (i: number, j: number) => {
+    const held = heap[i]!;
+    heap[i] = heap[j]!;
+    heap[j] = held;
+  };
   const sink = (at: number) => {
     for (;;) {
       const left = 2 * at + 1;
@@ -126,7 +131,7 @@ export function pagedByScore(ordinals: ArrayLike<number>, score: Float64Array, p
       const right = left + 1;
       const later = right < size && before(heap[left]!, heap[right]!) < 0 ? right : left;
       if (before(heap[at]!, heap[later]!) >= 0) return;
-      [heap[at], heap[later]] = [heap[later]!, heap[at]!];
+      swap(at, later);
       at = later;
     }
   };
@@ -139,7 +144,7 @@ export function pagedByScore(ordinals: ArrayLike<number>, score: Float64Array, p
       while (at > 0) {
         const parent = (at - 1) >> 1;
         if (before(heap[parent]!, heap[at]!) >= 0) break;
-        [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];
+        swap(at, parent);
         at = parent;
       }
     } else if (before(ordinal, heap[0]!) < 0) {
