@@ -28,31 +28,52 @@ export function comparePairs(p: PairCount, q: PairCount): number {
   return q.count - p.count || (p.pair[0] < q.pair[0] ? -1 : p.pair[0] > q.pair[0] ? 1 : p.pair[1] < q.pair[1] ? -1 : p.pair[1] > q.pair[1] ? 1 : 0);
 }
 
-/** More tags than any site has: two tags' numbers make one safe integer key, (lower × this) + higher. */
-const TAG_NUMBERS = 2 ** 26;
+/**
+ * Each distinct tag of `topics` numbered in the order first met, and each topic's tags as those
+ * numbers (one flat list, `starts[i]` where topic i's begin).
+ */
+function numberTags(topics: Iterable<{ tags: readonly string[] }>): { names: string[]; flat: number[]; starts: number[] } {
+  const numbers = new Map<string, number>();
+  const names: string[] = [];
+  const flat: number[] = [];
+  const starts: number[] = [];
+  for (const { tags } of topics) {
+    starts.push(flat.length);
+    for (const tag of tags) {
+      let n = numbers.get(tag);
+      if (n === undefined) {
+        numbers.set(tag, (n = names.length));
+        names.push(tag);
+      }
+      flat.push(n);
+    }
+  }
+  starts.push(flat.length);
+  return { names, flat, starts };
+}
 
 /**
  * Every pair of tags that some topic carries together, with how many topics carry both (topics'
- * tags are distinct), in the order the pairs are first met. Each tag is numbered as it is first
- * met, and a pair is counted under a number made of its tags' (a string key for each of the
- * millions of pairs a big site's topics carry took most of the time).
+ * tags are distinct), in the order the pairs are first met. The tags are numbered first, and a
+ * pair is counted under one integer made of its tags' numbers, (lower × tags) + higher: a string
+ * key for each of the millions of pairs a big site's topics carry took most of the time, and so
+ * did keys past V8's small integers, which it hashes as heap numbers (these stay small below
+ * 32,768 tags).
  */
 export function pairCounts(topics: Iterable<{ tags: readonly string[] }>): PairCount[] {
-  const numbers = new Map<string, number>();
-  const numberOf = (tag: string) => {
-    let n = numbers.get(tag);
-    if (n === undefined) numbers.set(tag, (n = numbers.size));
-    return n;
-  };
+  const { names, flat, starts } = numberTags(topics);
+  const tags = names.length;
   const counts = new Map<number, PairCount>();
-  for (const { tags } of topics) {
-    const ns = tags.map(numberOf);
-    for (let i = 0; i < tags.length; i++) {
-      for (let j = i + 1; j < tags.length; j++) {
-        const key = ns[i]! < ns[j]! ? ns[i]! * TAG_NUMBERS + ns[j]! : ns[j]! * TAG_NUMBERS + ns[i]!;
+  for (let t = 0; t + 1 < starts.length; t++) {
+    const end = starts[t + 1]!;
+    for (let i = starts[t]!; i < end; i++) {
+      for (let j = i + 1; j < end; j++) {
+        const x = flat[i]!;
+        const y = flat[j]!;
+        const key = x < y ? x * tags + y : y * tags + x;
         const known = counts.get(key);
         if (known) known.count++;
-        else counts.set(key, { pair: sortedPair(tags[i]!, tags[j]!), count: 1 });
+        else counts.set(key, { pair: sortedPair(names[x]!, names[y]!), count: 1 });
       }
     }
   }
@@ -68,21 +89,32 @@ export interface RelatedTag {
 /** How many related tags a tag page lists. */
 export const RELATED_TAGS_SHOWN = 10;
 
-/** Each tag's related tags: the `limit` it shares most topics with, most first, ties A→Z. */
+/** Whether `x` comes before `y` among a tag's related tags: more shared topics first, ties A→Z. */
+const relatedBefore = (x: RelatedTag, y: RelatedTag) => x.count > y.count || (x.count === y.count && x.tag < y.tag);
+
+/**
+ * Each tag's related tags: the `limit` it shares most topics with, most first, ties A→Z. Each
+ * tag's list is kept in that order and at most `limit` long as the pairs come (a pair that does
+ * not make a full list is dropped at one comparison), rather than sorting every tag a tag shares
+ * a topic with.
+ */
 export function relatedTags(pairs: readonly PairCount[], limit = RELATED_TAGS_SHOWN): Map<string, RelatedTag[]> {
   const related = new Map<string, RelatedTag[]>();
   const add = (tag: string, other: string, count: number) => {
     let list = related.get(tag);
     if (!list) related.set(tag, (list = []));
-    list.push({ tag: other, count });
+    const entry = { tag: other, count };
+    if (list.length === limit && !relatedBefore(entry, list[limit - 1]!)) return;
+    let at = list.length === limit ? limit - 1 : list.length;
+    while (at > 0 && relatedBefore(entry, list[at - 1]!)) {
+      list[at] = list[at - 1]!;
+      at--;
+    }
+    list[at] = entry;
   };
   for (const { pair: [a, b], count } of pairs) {
     add(a, b, count);
     add(b, a, count);
-  }
-  for (const [tag, list] of related) {
-    list.sort((x, y) => y.count - x.count || (x.tag < y.tag ? -1 : x.tag > y.tag ? 1 : 0));
-    related.set(tag, list.slice(0, limit));
   }
   return related;
 }
@@ -99,14 +131,27 @@ export function planIntersections(pairs: readonly PairCount[], { minTopics, maxP
   return { built: frequent.slice(0, maxPages), leftOut: frequent.slice(maxPages) };
 }
 
-/** The topics of each built pair, in the order given (listing order): one pass over the topics' pairs. */
+/**
+ * The topics of each built pair, in the order given (listing order): one pass over the topics'
+ * pairs, each looked up by its tags' numbers (only the built pairs' tags are numbered).
+ */
 export function intersectionTopics<T extends { tags: readonly string[] }>(topics: readonly T[], built: readonly PairCount[]): Map<string, T[]> {
   const lists = new Map<string, T[]>(built.map(({ pair }) => [pairKey(pair[0], pair[1]), []]));
   if (lists.size === 0) return lists;
+  const numbers = new Map<string, number>();
+  for (const { pair } of built) for (const tag of pair) if (!numbers.has(tag)) numbers.set(tag, numbers.size);
+  const tags = numbers.size;
+  const keyOf = (x: number, y: number) => (x < y ? x * tags + y : y * tags + x);
+  const byKey = new Map<number, T[]>(built.map(({ pair: [a, b] }) => [keyOf(numbers.get(a)!, numbers.get(b)!), lists.get(pairKey(a, b))!]));
+  const ns: number[] = [];
   for (const topic of topics) {
-    const { tags } = topic;
-    for (let i = 0; i < tags.length; i++) {
-      for (let j = i + 1; j < tags.length; j++) lists.get(pairKey(tags[i]!, tags[j]!))?.push(topic);
+    ns.length = 0;
+    for (const tag of topic.tags) {
+      const n = numbers.get(tag);
+      if (n !== undefined) ns.push(n);
+    }
+    for (let i = 0; i < ns.length; i++) {
+      for (let j = i + 1; j < ns.length; j++) byKey.get(keyOf(ns[i]!, ns[j]!))?.push(topic);
     }
   }
   return lists;

@@ -1,6 +1,7 @@
 // Tag intersections: pairs counted from topics' tags in one pass, related tags, the page budget
 // (intersections.minTopics, intersections.maxPages) and the build's line; the _redirects rules.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { intersectionReport, intersectionTopics, pairCounts, planIntersections, relatedTags, type PairCount } from '../../src/model/intersections.ts';
 import { intersectionPath, searchBothTagsPath } from '../../src/model/urls.ts';
 import { redirectRules, tagRedirects } from '../../src/outputs/redirects.ts';
@@ -43,6 +44,36 @@ describe('pairs of tags', () => {
     expect(related.get('json')).toEqual([{ tag: 'api', count: 2 }, { tag: 'cli', count: 1 }]);
     expect(related.get('api')).toEqual([{ tag: 'json', count: 2 }, { tag: 'web', count: 2 }]);
     expect(related.has('c++')).toBe(false);
+  });
+
+  // Few tags and small counts: many ties, lists longer and shorter than the cap.
+  const corpora = fc.array(fc.record({ slug: fc.string(), tags: fc.uniqueArray(fc.constantFrom<string>('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'), { maxLength: 6 }) }), { maxLength: 60 });
+
+  it('keeps, for each tag, exactly the first `limit` of all the tags it shares topics with, in order', () => {
+    fc.assert(
+      fc.property(corpora, fc.integer({ min: 1, max: 12 }), (corpus, limit) => {
+        const pairs = pairCounts(corpus);
+        const everyOther = new Map<string, Array<{ tag: string; count: number }>>();
+        for (const { pair: [a, b], count } of pairs) {
+          everyOther.set(a, [...(everyOther.get(a) ?? []), { tag: b, count }]);
+          everyOther.set(b, [...(everyOther.get(b) ?? []), { tag: a, count }]);
+        }
+        const expected = new Map([...everyOther].map(([tag, list]) => [tag, list.sort((x, y) => y.count - x.count || (x.tag < y.tag ? -1 : 1)).slice(0, limit)]));
+        expect(relatedTags(pairs, limit)).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('lists the topics of each built pair as a filter of all topics would', () => {
+    fc.assert(
+      fc.property(corpora, fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 30 }), (corpus, minTopics, maxPages) => {
+        const { built } = planIntersections(pairCounts(corpus), { minTopics, maxPages });
+        const expected = built.map(({ pair: [a, b] }) => [`${a}\n${b}`, corpus.filter(({ tags }) => tags.includes(a) && tags.includes(b))]);
+        expect([...intersectionTopics(corpus, built)]).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('lists each built pair’s topics in the order given', () => {
