@@ -8,8 +8,14 @@ export function foldWord(word: string): string {
   return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
+/** Text without a character past ASCII: folding it is lower-casing it, and its words are runs of letters and digits. */
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_TOKEN = /[a-z0-9]+(?:\+\+|#)?/g;
+
 /** The searchable terms of a text, in order (with repeats): folded words, CJK runs as bigrams. */
 export function terms(text: string): string[] {
+  // The same terms, for most posts, without Unicode normalisation and property classes.
+  if (ASCII.test(text)) return text.toLowerCase().match(ASCII_TOKEN) ?? [];
   const out: string[] = [];
   for (const match of foldWord(text).matchAll(TOKEN)) {
     const token = match[0];

@@ -432,4 +432,15 @@ describe('the tokenizer (what a word is)', () => {
     expect(terms('日本語のスクショ')).toEqual(['日本', '本語', '語の', 'のス', 'スク', 'クシ', 'ショ']);
     expect(foldWord('Ångström')).toBe('angstrom');
   });
+
+  it('gives a text of ASCII alone the terms the Unicode rules give it', () => {
+    // An em dash (no letter, no digit, unchanged by folding) adds no term but takes the text off the ASCII path.
+    const ascii = fc.string({ unit: fc.constantFrom(...'aBz09 +#-_.\t\n\'Q+#'), maxLength: 80 });
+    fc.assert(
+      fc.property(ascii, (text) => {
+        expect(terms(text)).toEqual(terms(`${text} \u2014`));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
