@@ -10,7 +10,8 @@ import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildStore, type BuildOutcome } from '../src/build/store.ts';
 import { workFolder } from '../src/build/swap.ts';
-import { buildInputs, contentListing, rendererFolder, stampBuild, unchangedOutput } from '../src/build/unchanged.ts';
+import { PartlyUpdatedError } from '../src/build/in-place.ts';
+import { buildInputs, contentListing, rendererFolder, stampBuild, stampedOutput, unchangedOutput } from '../src/build/unchanged.ts';
 import { configProblem, contentDir, parseArgs, printProblems, projectRoot, stopOnProblems } from '../src/cli/project.ts';
 import { exitWithUsageOnHelp } from '../src/cli/usage.ts';
 
@@ -64,17 +65,18 @@ async function astroBuild(): Promise<BuildOutcome> {
 let outcome: BuildOutcome;
 let rebuilt: BuildOutcome | undefined;
 try {
-  rebuilt = keptCode ? await stopOnProblems(rebuildContent(renderer, keptCode, content)) : undefined;
+  rebuilt = keptCode ? await stopOnProblems(rebuildContent(renderer, keptCode, content, () => stampedOutput(root, content, out, inputs))) : undefined;
   outcome = rebuilt ?? (await astroBuild());
 } catch (error) {
   // Problems in options and content end the process before anything is written (stopOnProblems).
   rmSync(workFolder(root), { recursive: true, force: true });
   console.error(`The build failed: ${(error as Error).message}`);
-  console.error('The output folder is unchanged.');
+  if (!(error instanceof PartlyUpdatedError)) console.error('The output folder is unchanged.');
   process.exit(1);
 }
 
 stampBuild(root, content, out, inputs, contentFiles, outcome.outDir, outcome.output);
 const reused = outcome.reused > 0 ? ` (${outcome.reused} of ${outcome.pages} pages, feeds and index files unchanged, reused)` : '';
 const code = rebuilt ? "; rendered by the last build's page code, no bundling" : '';
-console.log(`built ${outcome.outDir} in ${outcome.seconds.toFixed(1)} s${reused}${code}`);
+const inPlace = outcome.inPlace ? '; only the files that changed written into the output' : '';
+console.log(`built ${outcome.outDir} in ${outcome.seconds.toFixed(1)} s${reused}${code}${inPlace}`);

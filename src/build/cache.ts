@@ -10,7 +10,7 @@ import { join, resolve, sep } from 'node:path';
 import { writer } from './write-files.ts';
 import { deserialize, serialize } from 'node:v8';
 import type { RememberedPost, RenderMemory } from '../content/load.ts';
-import { sameFile, type FolderFiles } from './folder-files.ts';
+import { sameFile, type FolderFiles, type FolderListing } from './folder-files.ts';
 
 const CODE = ['src', 'public', 'schemas', 'package-lock.json'];
 
@@ -59,10 +59,13 @@ export function rememberedFiles(cacheDir: string, code: string): RememberedFile[
 /**
  * The keys of the remembered files that may be reused: those still as their build left them in
  * `outDir` (same size and modification time: a page edited by hand is rendered again, not carried over).
+ * `listing`, when given, is the output as just checked file by file: it is looked up instead.
  */
-export function unchangedFiles(outDir: string, files: readonly RememberedFile[]): Map<string, string> {
+export function unchangedFiles(outDir: string, files: readonly RememberedFile[], listing?: FolderListing): Map<string, string> {
+  const listed = listing && new Map(listing.files.map(([path, size, mtimeMs]) => [path.split(sep).join('/'), `${size}:${mtimeMs}`]));
+  const same = (file: string, size: number, mtimeMs: number) => (listed ? listed.get(file) === `${size}:${mtimeMs}` : sameFile(join(outDir, file), size, mtimeMs));
   const reusable = new Map<string, string>();
-  for (const [file, key, size, mtimeMs] of files) if (sameFile(join(outDir, file), size, mtimeMs)) reusable.set(file, key);
+  for (const [file, key, size, mtimeMs] of files) if (same(file, size, mtimeMs)) reusable.set(file, key);
   return reusable;
 }
 

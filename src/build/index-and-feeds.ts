@@ -148,6 +148,8 @@ export interface FeedSettings {
 export interface PreviousFiles {
   from: string;
   files: readonly RememberedFile[];
+  /** The output is updated in place (./in-place.ts): a file kept stays there, and is not linked into the new site. */
+  inPlace: boolean;
 }
 
 /** The folder of the site the search index is written into. */
@@ -215,12 +217,13 @@ async function writeFeeds(data: IndexedContent & { feeds: FeedSettings }, write:
 
 async function work(data: WorkData, feedsWritten: () => void): Promise<IndexAndFeeds> {
   const folder = writer(data.outDir);
-  const { from, files } = data.previous;
+  const { from, files, inPlace } = data.previous;
   const previous = new Map(files.map(([file, key, size, mtimeMs]) => [file, { key, size, mtimeMs }]));
   // A file is taken from the previous output when its key is the same and it is still as that build left it.
   const keep: KeepFile = (file, key) => {
     const earlier = previous.get(file);
     if (earlier?.key !== key || !sameFile(join(from, file), earlier.size, earlier.mtimeMs)) return false;
+    if (inPlace) return true;
     try {
       folder.carry(file, from);
       return true;

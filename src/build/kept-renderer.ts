@@ -19,8 +19,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroConfig, AstroPrerenderer, RouteData } from 'astro';
 import { writeFileAtomic } from '../cli/atomic-file.ts';
 import { carryOver } from './cache.ts';
-import { sameFile, type FolderFiles } from './folder-files.ts';
-import { finishBuild, prepareBuild, type Build, type BuildSettings } from './pipeline.ts';
+import { sameFile, type FolderFiles, type FolderListing } from './folder-files.ts';
+import { finishBuild, prepareBuild, withOutputLock, type Build, type BuildSettings } from './pipeline.ts';
 import { publicFiles, STATUS_PAGES, writingPrerenderer, type PageFiles } from './prerenderer.ts';
 import { writer } from './write-files.ts';
 import type { BuildOutcome } from './store.ts';
@@ -133,9 +133,11 @@ export function keptRenderer(folder: string, inputs: string): KeptRenderer | und
  * Builds `contentDir` with the renderer kept in `folder`: the same steps as a full build
  * (./pipeline.ts), with the pages rendered by the kept code. Undefined, before anything is read
  * or written, when the previous output's browser files are not as its build left them, or the
- * kept code does not load: then a full build makes them.
+ * kept code does not load: then a full build makes them. It holds the output's lock throughout;
+ * when `lastOutput` (checked under that lock) gives the output as the last build left it, the
+ * output is updated in place (./in-place.ts).
  */
-export async function rebuildContent(folder: string, kept: KeptRenderer, contentDir: string): Promise<BuildOutcome | undefined> {
+export async function rebuildContent(folder: string, kept: KeptRenderer, contentDir: string, lastOutput: () => (FolderListing & { outDir: string }) | undefined): Promise<BuildOutcome | undefined> {
   const { settings } = kept;
   if (!kept.assets.every(([path, size, mtimeMs]) => sameFile(join(settings.outDir, path), size, mtimeMs))) return undefined;
   let app: BundleApp;
@@ -149,10 +151,15 @@ export async function rebuildContent(folder: string, kept: KeptRenderer, content
   app.setInternals({ pagesByKeys: new Map(kept.styles.map(([key, styles]) => [key, { styles }])), entrySpecifierToBundleMap: new Map() });
   app.setOptions({ settings: { scripts: kept.scripts }, logger: { options: { destination } } });
 
-  const build = await prepareBuild({ ...settings, contentDir, clean: false });
-  const pages = await renderPages(app, build, kept);
-  carryOver(kept.assets.map(([path]) => path), settings.outDir, build.fresh);
-  return finishBuild(build, pages);
+  return withOutputLock(settings.root, settings.outDir, async () => {
+    const stamped = lastOutput();
+    const build = await prepareBuild({ ...settings, contentDir, clean: false }, stamped?.outDir === settings.outDir ? stamped : undefined, true);
+    const pages = await renderPages(app, build, kept);
+    const assets = kept.assets.map(([path]) => path);
+    if (build.previous) for (const path of assets) build.keep.add(path);
+    else carryOver(assets, settings.outDir, build.fresh);
+    return finishBuild(build, pages);
+  });
 }
 
 /** Every route's pages, as Astro's build renders them (its `generatePages`); returns the pages' names as `astro:build:done` gives them. */

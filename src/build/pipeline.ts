@@ -6,7 +6,10 @@
  * the last build kept runs the same two steps around its rendering (./kept-renderer.ts).
  *
  * Pages are rendered into a fresh folder in the project's work folder and swapped in whole: a
- * build that stops on a problem, fails or is killed leaves the output folder as it was.
+ * build that stops on a problem, fails or is killed leaves the output folder as it was. A content
+ * rebuild of an output still as the last build left it writes only what changed into that folder,
+ * and then updates the output in place (./in-place.ts). Builds of one output take turns in
+ * changing it.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -25,6 +28,9 @@ import { carryOver, codeDigest, forgetPages, noteSource, pruneCaches, remembered
 import { INDEX_FOLDER, indexAndFeedsThread } from './index-and-feeds.ts';
 import { buildStore, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
 import { removeDeadWorkFolders, swapIn, workFolder } from './swap.ts';
+import { outputLock, updateInPlace } from './in-place.ts';
+import { withLock } from '../cli/lock.ts';
+import type { FolderListing } from './folder-files.ts';
 import { noteThreadFiles, writeSitemap } from './write-files.ts';
 import { pageDates } from './page-dates.ts';
 import { buildProgress, type Progress } from './progress.ts';
@@ -73,10 +79,28 @@ export interface Build {
   /** Resolves once the index thread has written the feeds (see IndexAndFeedsRun). */
   feedsWritten: Promise<void>;
   progress: Progress;
+  /** The output as the last build left it, when this build updates it in place (./in-place.ts). */
+  previous?: FolderListing;
+  /** Files of the output kept as they are besides the pages, feeds and index files (a rebuild's browser files). */
+  keep: Set<string>;
+  /** The caller holds the output's lock (outputLock) for the whole build. */
+  outputLocked: boolean;
 }
 
-/** Steps 1–4: load and validate everything, hand the records to the pages, start the worker. Throws every problem at once. */
-export async function prepareBuild(settings: BuildSettings): Promise<Build> {
+/** Builds of one output take turns: a build waits this long for another to finish changing it. */
+const OUTPUT_LOCK = { waitMs: 60 * 60_000, staleMs: 24 * 60 * 60_000 };
+
+/** Runs `work` while this build holds the lock of `outDir` (builds of one output take turns in changing it). */
+export function withOutputLock<T>(root: string, outDir: string, work: () => T | Promise<T>): Promise<T> {
+  return withLock(outputLock(root, outDir), work, OUTPUT_LOCK);
+}
+
+/**
+ * Steps 1–4: load and validate everything, hand the records to the pages, start the worker. Throws
+ * every problem at once. With `previous` (the output as the last build left it, checked by the
+ * caller under the output's lock) the output is updated in place.
+ */
+export async function prepareBuild(settings: BuildSettings, previous?: FolderListing, outputLocked = false): Promise<Build> {
   const started = performance.now();
   const { root, contentDir, outDir } = settings;
   removeDeadWorkFolders(root);
@@ -111,16 +135,17 @@ export async function prepareBuild(settings: BuildSettings): Promise<Build> {
   rmSync(workFolder(root), { recursive: true, force: true });
   const remembered = rememberedFiles(cacheDir, code);
   const madeByThread = ([file]: RememberedFile) => file.endsWith('/rss.xml') || file.startsWith(`${INDEX_FOLDER}/`);
-  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread) });
+  const inPlace = previous !== undefined;
+  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace });
   store.indexAndFeeds = thread.done;
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
 
   // 4. The records, for the pages Astro renders, and the previous output's pages that may be reused.
-  const reuse: PageReuse = { previous: unchangedFiles(outDir, remembered.filter((file) => !madeByThread(file))), next: new Map(), reused: new Set(), carried: new Set() };
+  const reuse: PageReuse = { previous: unchangedFiles(outDir, remembered.filter((file) => !madeByThread(file)), previous), next: new Map(), reused: new Set(), carried: new Set(), inPlace };
   Object.assign(store, { source, content: { ...loaded.content, from: source }, reuse, outcome: undefined });
   progress.phase('rendering pages; the search index and feeds in a second thread');
   progress.countPages();
-  return { settings, siteRoot, started, fresh, cacheDir, code, reuse, memory: loaded.memory, feedsWritten: thread.feedsWritten, progress };
+  return { settings, siteRoot, started, fresh, cacheDir, code, reuse, memory: loaded.memory, feedsWritten: thread.feedsWritten, progress, ...(previous ? { previous } : {}), keep: new Set(), outputLocked };
 }
 
 /** Steps 5–6, once Astro has rendered `pages` (site paths): write the files Astro does not make, then swap the site in. */
@@ -142,7 +167,7 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   // Reused pages the page writer has not linked yet (it links them while others render) are linked
   // now; the index thread links the index files and feeds it reuses itself.
   const rest = [...reuse.reused].filter((file) => !reuse.carried.has(file));
-  carryOver(rest, settings.outDir, fresh);
+  if (!reuse.inPlace) carryOver(rest, settings.outDir, fresh);
   for (const file of rest) reuse.carried.add(file);
   writeSitemap(fresh, { siteRoot, pages, reuse, lastModified: pageDates(topics), redirected: [...redirects.map(({ from }) => from), ...oldPages] });
   // While this thread would otherwise wait for the index: the topic records and renderings, which
@@ -150,18 +175,28 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   // are written, the new site is listed but for its index (a walk of 190,000 files at 100,000 topics).
   rememberPosts(build.cacheDir, build.code, build.memory);
   await build.feedsWritten;
-  const listed = folderListing(fresh, INDEX_FOLDER);
+  const listed = build.previous ? undefined : folderListing(fresh, INDEX_FOLDER);
   const indexAndFeeds = await store.indexAndFeeds!;
   noteThreadFiles(indexAndFeeds, reuse);
-  const output = withFolder(listed, INDEX_FOLDER, folderListing(join(fresh, INDEX_FOLDER)));
-  const size = measureSite(output.files);
   const redirectsFile = join(fresh, '_redirects');
   const redirectsWarning = existsSync(redirectsFile) ? redirectRulesWarning(readFileSync(redirectsFile, 'utf8')) : undefined;
-  const warnings = [...hostLimitWarnings(size), ...(redirectsWarning ? [redirectsWarning] : [])];
 
-  // 6. Swap. The old keys are forgotten before the output is replaced, so a crash can never pair old keys with new files.
-  forgetPages(build.cacheDir);
-  swapIn(fresh, settings.outDir);
+  // 6. Swap, or update in place. The old keys are forgotten before the output changes, so a crash can never pair old keys with new files.
+  let output: FolderListing;
+  if (build.previous) {
+    forgetPages(build.cacheDir);
+    output = updateInPlace(fresh, settings.outDir, build.previous, new Set([...reuse.next.keys(), ...build.keep]));
+  } else {
+    output = withFolder(listed!, INDEX_FOLDER, folderListing(join(fresh, INDEX_FOLDER)));
+    const swap = () => {
+      forgetPages(build.cacheDir);
+      swapIn(fresh, settings.outDir);
+    };
+    if (build.outputLocked) swap();
+    else await withOutputLock(settings.root, settings.outDir, swap);
+  }
+  const size = measureSite(output.files);
+  const warnings = [...hostLimitWarnings(size), ...(redirectsWarning ? [redirectsWarning] : [])];
   rememberPages(build.cacheDir, build.code, reuse.next, output.files);
   rmSync(workFolder(settings.root), { recursive: true, force: true });
   progress.done();
@@ -170,7 +205,7 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   console.log(sizeLine(size));
   for (const warning of warnings) console.warn(warning);
 
-  const outcome: BuildOutcome = { outDir: settings.outDir, pages: reuse.next.size, reused: reuse.reused.size, seconds: (performance.now() - build.started) / 1000, output, size, warnings };
+  const outcome: BuildOutcome = { outDir: settings.outDir, pages: reuse.next.size, reused: reuse.reused.size, seconds: (performance.now() - build.started) / 1000, inPlace: reuse.inPlace, output, size, warnings };
   Object.assign(store, { content: undefined, reuse: undefined, indexAndFeeds: undefined, outcome });
   return outcome;
 }

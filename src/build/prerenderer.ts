@@ -67,7 +67,7 @@ export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, f
       // Every route has now said which of its pages are reused (./page-reuse.ts): they are linked while the others render.
       if (files && reuse) {
         const reused = [...reuse.pages.reused];
-        files.carry(reused, reuse.from);
+        if (!reuse.pages.inPlace) files.carry(reused, reuse.from);
         for (const file of reused) reuse.pages.carried.add(file);
       }
       return paths;

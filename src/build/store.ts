@@ -43,6 +43,8 @@ export interface PageReuse {
   reused: Set<string>;
   /** Those of `reused` already in the new site (the page writer links them while pages render). */
   carried: Set<string>;
+  /** The previous output is updated in place (./in-place.ts): the reused files stay there and none is linked. */
+  inPlace: boolean;
 }
 
 /** What a finished build reports back to `npm run build`. */
@@ -52,6 +54,8 @@ export interface BuildOutcome {
   pages: number;
   reused: number;
   seconds: number;
+  /** The output was updated in place (src/build/in-place.ts), not replaced by a new folder. */
+  inPlace: boolean;
   /** The files and folders the build left in `outDir` (one walk of it, for the size and the no-change check). */
   output: FolderListing;
   /** What the site weighs and the known hosts' limits it passes (src/build/host-limits.ts). */

@@ -107,6 +107,21 @@ export function unchangedOutput(root: string, contentDir: string, out: string | 
 }
 
 /**
+ * The output the last build with exactly these `inputs` left, as it left it (its files and
+ * folders), when it is still exactly so: a content rebuild then updates it in place
+ * (./in-place.ts). Undefined when there is no such build, or the output was changed since.
+ */
+export function stampedOutput(root: string, contentDir: string, out: string | undefined, inputs: string): (FolderListing & { outDir: string }) | undefined {
+  try {
+    const stamp = JSON.parse(readFileSync(stampFile(root, contentDir, out), 'utf8')) as Stamp;
+    if (stamp.inputs !== inputs || !unchangedFolder(stamp.outDir, stamp.files, stamp.folders)) return undefined;
+    return { outDir: stamp.outDir, files: stamp.files, folders: stamp.folders.map(([folder]) => folder) };
+  } catch {
+    return undefined; // no stamp yet, or unreadable: the output is not known
+  }
+}
+
+/**
  * Notes the inputs of a build that has just written `outDir`, and what it left there (`output`, as
  * `folderListing` lists it). `content` is the content folder's listing from before the build read
  * it: a file changed meanwhile differs from it, and the next build runs.

@@ -186,3 +186,62 @@ describe('rebuilding into the same output folder', () => {
     expectSameSite(site, under);
   });
 });
+
+describe('a content rebuild of an output still as the last build left it', () => {
+  const site = join(outputs, 'in-place');
+  const clean = join(outputs, 'in-place-clean');
+  const inPlace = (result: ScriptResult) => result.stdout.includes('only the files that changed written into the output');
+  /** Each file's inode and modification time. */
+  const stamps = (dir: string) => new Map([...tree(dir).keys()].map((path) => [path, `${statSync(join(dir, path)).ino}:${statSync(join(dir, path)).mtimeMs}`]));
+  /** Folders of the site with nothing in them (a clean build leaves none). */
+  const emptyFolders = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isDirectory() && readdirSync(join(entry.parentPath, entry.name)).length === 0).map((entry) => relative(dir, join(entry.parentPath, entry.name)));
+
+  it('writes only what changed into it, deletes what the site lost with its folders, and equals a clean build', async () => {
+    await build(site);
+    const edited = topicFile('clipboard-action-strips-formatting.md');
+    writeFileSync(edited, readFileSync(edited, 'utf8').replace(/^updated: .*$/m, '').replace(/^created: .*$/m, '$&\nupdated: 2026-11-21T09:00:00Z').concat('\nEdited for the update in place.\n'));
+    const gone = topicFile('flowsmith-2-9-4-bugfix-release.md');
+    rmSync(gone);
+    writeFileSync(join(dirname(edited), 'a-topic-added-in-place.md'), '---\ntitle: "A topic added between two builds"\nauthor: tomasz\ncreated: 2026-11-21T08:00:00Z\nforum: help\ntags: [clipboard, added-in-place]\n---\nIts body.\n');
+    const before = stamps(site);
+    const folders = ['', 'topics', '_astro'].map((folder) => statSync(join(site, folder)).ino);
+
+    const rebuilt = await build(site);
+    expect(withKeptCode(rebuilt)).toBe(true);
+    expect(inPlace(rebuilt), rebuilt.stdout).toBe(true);
+    // The same folders (a swapped-in site is a new folder), and most files as they were: not written, not linked anew.
+    expect(['', 'topics', '_astro'].map((folder) => statSync(join(site, folder)).ino)).toEqual(folders);
+    const after = stamps(site);
+    const untouched = [...after].filter(([path, stamp]) => before.get(path) === stamp).length;
+    expect(untouched / after.size).toBeGreaterThan(0.5);
+    expect(after.has('topics/flowsmith-2-9-4-bugfix-release/index.html')).toBe(false);
+    expect(emptyFolders(site)).toEqual([]);
+    expect(readFileSync(join(site, 'tags/added-in-place/index.html'), 'utf8')).toContain('A topic added between two builds');
+
+    await build(clean, {}, ['--clean']);
+    expectSameSite(site, clean);
+  });
+
+  it('replaces the output whole when a file was put into it by hand since', async () => {
+    writeFileSync(join(site, 'tags', 'put-here-by-hand.txt'), 'not the build’s');
+    const edited = topicFile('clipboard-action-strips-formatting.md');
+    writeFileSync(edited, `${readFileSync(edited, 'utf8')}\nEdited once more.\n`);
+    const rebuilt = await build(site);
+    expect(withKeptCode(rebuilt)).toBe(true);
+    expect(inPlace(rebuilt)).toBe(false);
+    expect(tree(site).has('tags/put-here-by-hand.txt')).toBe(false);
+    await build(clean, {}, ['--clean']);
+    expectSameSite(site, clean);
+  });
+
+  it('takes turns with another build of the same output: both finish, and the output is a clean build of the content', async () => {
+    await build(site);
+    const edited = topicFile('clipboard-action-strips-formatting.md');
+    writeFileSync(edited, `${readFileSync(edited, 'utf8')}\nEdited before two builds at once.\n`);
+    const results = await Promise.all([build(site), build(site)]);
+    expect(results.filter(withKeptCode)).toHaveLength(2);
+    await build(clean, {}, ['--clean']);
+    expectSameSite(site, clean);
+    expect(emptyFolders(site)).toEqual([]);
+  });
+});
