@@ -1,9 +1,8 @@
 /**
- * Building the site the benchmark measures: the real build (`scripts/build.mjs`, as `npm run
- * build` runs it), run in a snapshot of the project so it neither races with other builds in the
- * checkout (Astro writes `.astro/` there) nor disturbs them; or, for corpora too big to build in
- * reasonable time, a real build of a small "shell" corpus whose search index is then replaced by
- * the big corpus's index.
+ * Building the site the benchmark measures: the real build (`scripts/build.ts`), run in a snapshot
+ * of the project so it neither races with other builds in the checkout (Astro writes `.astro/`
+ * there) nor disturbs them; or, for corpora too big to build in reasonable time, a real build of a
+ * small "shell" corpus whose search index is then replaced by the big corpus's index.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -60,7 +59,7 @@ export function realBuild(project: string, contentDir: string, outDir: string, t
 
 /** Runs the build and resolves whether it succeeds or not (`expectSuccess` false: for builds that must fail). */
 export function runBuild(project: string, contentDir: string, outDir: string, timeoutMs: number, expectSuccess: boolean): Promise<BuildRun & { code: number | null }> {
-  return runMeasured(process.execPath, ['--experimental-strip-types', '--no-warnings', 'scripts/build.mjs', '--content', contentDir, '--out', outDir], project, timeoutMs, expectSuccess);
+  return runMeasured(process.execPath, ['--experimental-strip-types', '--no-warnings', 'scripts/build.ts', '--content', contentDir, '--out', outDir], project, timeoutMs, expectSuccess);
 }
 
 /**

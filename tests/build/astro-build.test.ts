@@ -14,7 +14,7 @@ import { PROBLEM_LINE } from './fixture-copies.ts';
 
 const project = join(mkdtempSync(join(tmpdir(), 'tagsite-astro-build-')), 'project');
 const astro = (args: string[]) => runNode([join(projectRoot, 'node_modules', 'astro', 'bin', 'astro.mjs'), ...args], { cwd: project, env: { ASTRO_TELEMETRY_DISABLED: '1' } });
-const npmBuild = (args: string[], env: Record<string, string | undefined> = {}) => runNode(['--experimental-strip-types', '--no-warnings', 'scripts/build.mjs', ...args], { cwd: project, env });
+const npmBuild = (args: string[], env: Record<string, string> = {}) => runNode(['--experimental-strip-types', '--no-warnings', 'scripts/build.ts', ...args], { cwd: project, env });
 
 /** Every file of a folder with the digest of its bytes. */
 function digests(dir: string): Map<string, string> {
@@ -42,10 +42,8 @@ describe('astro build', () => {
     expect(viaAstro.code).toBe(0);
     // The sample's own address: the build says so, in one line.
     expect(viaAstro.stderr.split('\n').filter((line) => line.includes("is the sample's https://flowsmiths.example"))).toHaveLength(1);
-    const viaNpm = await npmBuild(['--out', 'dist-npm'], { NODE_COMPILE_CACHE: undefined });
+    const viaNpm = await npmBuild(['--out', 'dist-npm']);
     expect(viaNpm.code).toBe(0);
-    // npm run build keeps Node's compile cache among its own caches: the next run's modules load from it.
-    expect(readdirSync(join(project, '.tagsite-build', 'compile-cache'), { recursive: true }).length).toBeGreaterThan(0);
     const astroFiles = digests(join(project, 'dist'));
     expect(astroFiles.size).toBeGreaterThan(50);
     expect(astroFiles.has('search-index/core.json')).toBe(true);
