@@ -46,15 +46,15 @@ function moveOver(from: string, to: string): void {
  * Returns the output's listing afterwards, as `folderListing` would list it.
  */
 export function updateInPlace(fresh: string, outDir: string, previous: FolderListing, kept: ReadonlySet<string>): FolderListing {
+  const made = folderListing(fresh);
   try {
-    return update(fresh, outDir, previous, kept);
+    return update(made, fresh, outDir, previous, kept);
   } catch (error) {
-    throw new PartlyUpdatedError(`${outDir} could not be updated in place (${(error as Error).message}); it holds some of the new files, and the next build replaces it whole`);
+    throw new PartlyUpdatedError(`${outDir} could not be updated in place (${(error as Error).message}); it may hold some of the new files, and the next build replaces it whole`);
   }
 }
 
-function update(fresh: string, outDir: string, previous: FolderListing, kept: ReadonlySet<string>): FolderListing {
-  const made = folderListing(fresh);
+function update(made: FolderListing, fresh: string, outDir: string, previous: FolderListing, kept: ReadonlySet<string>): FolderListing {
   const madePaths = new Set(made.files.map(([path]) => path));
   const gone = previous.files.filter(([path]) => !madePaths.has(path) && !kept.has(posix(path))).map(([path]) => path);
   const folders = new Set(previous.folders);

@@ -104,7 +104,7 @@ export function relatedTags(pairs: readonly PairCount[], limit = RELATED_TAGS_SH
     let list = related.get(tag);
     if (!list) related.set(tag, (list = []));
     const entry = { tag: other, count };
-    if (list.length === limit && !relatedBefore(entry, list[limit - 1]!)) return;
+    if (list.length === limit && (limit === 0 || !relatedBefore(entry, list[limit - 1]!))) return;
     let at = list.length === limit ? limit - 1 : list.length;
     while (at > 0 && relatedBefore(entry, list[at - 1]!)) {
       list[at] = list[at - 1]!;
