@@ -17,6 +17,11 @@ export interface FolderListing {
 
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** A listing of these files and folders, each in path order (sorted in place). */
+export function inPathOrder(files: FolderFiles, folders: string[]): FolderListing {
+  return { files: files.sort(([a], [b]) => byPath(a, b)), folders: folders.sort(byPath) };
+}
+
 /** Whether `path` is still a file with the size and modification time a listing noted. */
 export function sameFile(path: string, size: number, mtimeMs: number): boolean {
   const now = statSync(path, { throwIfNoEntry: false });
@@ -51,13 +56,13 @@ export function folderListing(dir: string, leaveOut?: string): FolderListing {
       }
     }
   }
-  return { files: files.sort(([a], [b]) => byPath(a, b)), folders: folders.sort(byPath) };
+  return inPathOrder(files, folders);
 }
 
 /** A listing of a folder walked but for its folder `name` (see folderListing), with `inner`, the listing of that folder. */
 export function withFolder(outer: FolderListing, name: string, inner: FolderListing): FolderListing {
-  return {
-    files: [...outer.files, ...inner.files.map(([path, size, mtimeMs]): FolderFiles[number] => [join(name, path), size, mtimeMs])].sort(([a], [b]) => byPath(a, b)),
-    folders: [...outer.folders, ...inner.folders.map((folder) => join(name, folder))].sort(byPath),
-  };
+  return inPathOrder(
+    [...outer.files, ...inner.files.map(([path, size, mtimeMs]): FolderFiles[number] => [join(name, path), size, mtimeMs])],
+    [...outer.folders, ...inner.folders.map((folder) => join(name, folder))],
+  );
 }

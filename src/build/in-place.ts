@@ -15,9 +15,9 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { folderListing, type FolderListing } from './folder-files.ts';
+import { folderListing, inPathOrder, type FolderListing } from './folder-files.ts';
 
-/** Updating the output in place failed part way: it holds some of the new files. */
+/** Updating the output in place failed part way: it may hold some of the new files. */
 export class PartlyUpdatedError extends Error {}
 
 /** The lock file that makes builds of one output folder take turns in changing it (../cli/lock.ts). */
@@ -81,8 +81,7 @@ function update(made: FolderListing, fresh: string, outDir: string, previous: Fo
     return [path, size, mtimeMs];
   };
   const files = [...previous.files.filter(([path]) => !goneSet.has(path) && !madePaths.has(path)), ...made.files.map(([path]) => stamped(path))];
-  const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return { files: files.sort(([a], [b]) => byPath(a, b)), folders: [...folders].sort(byPath) };
+  return inPathOrder(files, [...folders]);
 }
 
 /** The folders a file is in, nearest first, not counting the output's own (''). */

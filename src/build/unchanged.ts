@@ -93,17 +93,27 @@ export function contentListing(contentDir: string): ContentListing {
 }
 
 /**
+ * The stamp of the last build of `contentDir` into `out`, when that build had exactly these
+ * `inputs`; undefined when there is none, or it cannot be read (one of an older build's form).
+ */
+function readStamp(root: string, contentDir: string, out: string | undefined, inputs: string): Stamp | undefined {
+  try {
+    const stamp = JSON.parse(readFileSync(stampFile(root, contentDir, out), 'utf8')) as Partial<Stamp>;
+    const whole = [stamp.content, stamp.contentFolders, stamp.files, stamp.folders].every(Array.isArray) && typeof stamp.outDir === 'string';
+    return whole && stamp.inputs === inputs ? (stamp as Stamp) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The output folder the last build with exactly these inputs left, when the content and that
  * output are still exactly as it left them; else undefined.
  */
 export function unchangedOutput(root: string, contentDir: string, out: string | undefined, inputs: string): string | undefined {
-  try {
-    const stamp = JSON.parse(readFileSync(stampFile(root, contentDir, out), 'utf8')) as Stamp;
-    if (stamp.inputs !== inputs || !existsSync(stamp.outDir)) return undefined;
-    return unchangedFolder(contentDir, stamp.content, stamp.contentFolders) && unchangedFolder(stamp.outDir, stamp.files, stamp.folders) ? stamp.outDir : undefined;
-  } catch {
-    return undefined; // no stamp yet, or unreadable (one of an older build's form): build
-  }
+  const stamp = readStamp(root, contentDir, out, inputs);
+  if (!stamp || !existsSync(stamp.outDir)) return undefined;
+  return unchangedFolder(contentDir, stamp.content, stamp.contentFolders) && unchangedFolder(stamp.outDir, stamp.files, stamp.folders) ? stamp.outDir : undefined;
 }
 
 /**
@@ -112,13 +122,9 @@ export function unchangedOutput(root: string, contentDir: string, out: string | 
  * (./in-place.ts). Undefined when there is no such build, or the output was changed since.
  */
 export function stampedOutput(root: string, contentDir: string, out: string | undefined, inputs: string): (FolderListing & { outDir: string }) | undefined {
-  try {
-    const stamp = JSON.parse(readFileSync(stampFile(root, contentDir, out), 'utf8')) as Stamp;
-    if (stamp.inputs !== inputs || !unchangedFolder(stamp.outDir, stamp.files, stamp.folders)) return undefined;
-    return { outDir: stamp.outDir, files: stamp.files, folders: stamp.folders.map(([folder]) => folder) };
-  } catch {
-    return undefined; // no stamp yet, or unreadable: the output is not known
-  }
+  const stamp = readStamp(root, contentDir, out, inputs);
+  if (!stamp || !unchangedFolder(stamp.outDir, stamp.files, stamp.folders)) return undefined;
+  return { outDir: stamp.outDir, files: stamp.files, folders: stamp.folders.map(([folder]) => folder) };
 }
 
 /**
