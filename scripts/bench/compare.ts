@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import type { StaticHost } from '../../src/cli/static-server.ts';
 import type { CoreFile, DisplayRow } from '../../src/search/index-format.ts';
-import { markFirstResult, submit, waitForResults } from './measure.ts';
+import { openAtFirstResult, submit, waitForResults } from './measure.ts';
 import type { SiteContent } from '../../src/content/load.ts';
 import { topicPath } from '../../src/model/urls.ts';
 import { bytesOf, type Bytes, type PagefindComparison, type SystemFigures } from './compare-report.ts';
@@ -73,15 +73,8 @@ const PAGEFIND: System = {
 async function sharedLink(browser: Browser, host: StaticHost, system: System, params: string): Promise<{ ms: number; bytes: Bytes; shown: Shown }> {
   const context = await browser.newContext();
   try {
-    await context.addInitScript(markFirstResult);
-    const page = await context.newPage();
     host.reset();
-    await page.goto(`${host.url}${system.page}?${params}`);
-    await waitForResults(page);
-    const { shownAt, navigationStart } = await page.evaluate(() => ({
-      shownAt: (window as unknown as { firstResultAt: number }).firstResultAt,
-      navigationStart: performance.timeOrigin,
-    }));
+    const { page, shownAt, navigationStart } = await openAtFirstResult(context, `${host.url}${system.page}?${params}`);
     return { ms: shownAt - navigationStart, bytes: bytesOf(host.served.filter((response) => response.at <= shownAt)), shown: await system.shown(page) };
   } finally {
     await context.close();

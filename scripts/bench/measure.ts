@@ -2,7 +2,7 @@
  * Measurements in real Chromium: search latency through the page's own form, bytes a page
  * transfers before its first result, and the plain Fuse.js baseline.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { extname } from 'node:path';
 import type { Served, StaticHost } from '../../src/cli/static-server.ts';
 
@@ -97,16 +97,43 @@ export function transferred(responses: readonly Served[]): { total: number; byKi
 export type Transfer = ReturnType<typeof transferred>;
 
 /**
- * Records in the page when results are first shown (epoch ms, as the host stamps requests), from
- * before any of the page's own scripts run.
+ * Watches the page, from before any of its own scripts run, for its first results shown, and tells
+ * the harness when (epoch ms, as the host stamps requests) through the binding openAtFirstResult
+ * exposes.
  */
-export function markFirstResult(): void {
+function markFirstResult(): void {
   const observer = new MutationObserver(() => {
     if (document.querySelector<HTMLElement>('[data-search-root]')?.dataset.searchState !== 'done') return;
-    (window as unknown as { firstResultAt: number }).firstResultAt = performance.timeOrigin + performance.now();
     observer.disconnect();
+    (window as unknown as { tagsiteBenchFirstResult: (at: number) => void }).tagsiteBenchFirstResult(performance.timeOrigin + performance.now());
   });
   observer.observe(document, { subtree: true, attributes: true, attributeFilter: ['data-search-state'] });
+}
+
+/**
+ * Opens `url` in a new page of `context` (a fresh one) and resolves once its first results are
+ * shown: when (epoch ms) and when its navigation started. The page reports the moment itself
+ * (markFirstResult, through a binding), so nothing of the harness runs in the page while it loads
+ * and searches: waiting with waitForFunction instead has Playwright inject its own script into the
+ * page after its load event, 10-20 ms of the page's main thread in the middle of a search.
+ */
+export async function openAtFirstResult(context: BrowserContext, url: string, timeoutMs = QUERY_TIMEOUT_MS): Promise<{ page: Page; shownAt: number; navigationStart: number }> {
+  let reported: (at: number) => void = () => undefined;
+  const shown = new Promise<number>((resolve) => (reported = resolve));
+  await context.exposeBinding('tagsiteBenchFirstResult', (_source, at: number) => reported(at));
+  await context.addInitScript(markFirstResult);
+  const page = await context.newPage();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no results within ${timeoutMs} ms: ${url}`)), timeoutMs);
+  });
+  try {
+    await page.goto(url, { waitUntil: 'commit' });
+    const shownAt = await Promise.race([shown, late]);
+    return { page, shownAt, navigationStart: await page.evaluate(() => performance.timeOrigin) };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -119,15 +146,8 @@ export function markFirstResult(): void {
 export async function sharedLinkFirstResult(browser: Browser, host: StaticHost, path: string): Promise<{ transfer: Transfer; ms: number }> {
   const context = await browser.newContext();
   try {
-    await context.addInitScript(markFirstResult);
-    const page = await context.newPage();
     host.reset();
-    await page.goto(`${host.url}${path}`);
-    await waitForResults(page);
-    const { shownAt, navigationStart } = await page.evaluate(() => ({
-      shownAt: (window as unknown as { firstResultAt: number }).firstResultAt,
-      navigationStart: performance.timeOrigin,
-    }));
+    const { shownAt, navigationStart } = await openAtFirstResult(context, `${host.url}${path}`);
     return { transfer: transferred(host.served.filter((response) => response.at <= shownAt)), ms: shownAt - navigationStart };
   } finally {
     await context.close();
