@@ -78,12 +78,20 @@ const stampFile = (root: string, contentDir: string, out: string | undefined) =>
 /** Where the last build of `contentDir` into `out` keeps its page code for the next (./kept-renderer.ts): beside its stamp. */
 export const rendererFolder = (root: string, contentDir: string, out: string | undefined) => join(stampFolder(root, contentDir, out), 'renderer');
 
-/** Whether every file noted is still in `dir` with its size and time, and every folder noted has its time (so nothing was added). */
+/**
+ * Whether every file noted is still in `dir` with its size and time, and every folder noted has
+ * its time (so nothing was added). A folder that cannot be read, or a stamp entry of another form,
+ * is a change.
+ */
 function unchangedFolder(dir: string, files: FolderFiles, folders: FolderTimes): boolean {
-  return (
-    folders.every(([path, mtimeMs]) => statSync(join(dir, path), { throwIfNoEntry: false })?.mtimeMs === mtimeMs) &&
-    files.every(([path, size, mtimeMs]) => sameFile(join(dir, path), size, mtimeMs))
-  );
+  try {
+    return (
+      folders.every(([path, mtimeMs]) => statSync(join(dir, path), { throwIfNoEntry: false })?.mtimeMs === mtimeMs) &&
+      files.every(([path, size, mtimeMs]) => sameFile(join(dir, path), size, mtimeMs))
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** The content folder's files and folders as the stamp notes them: taken before a build reads the content. */

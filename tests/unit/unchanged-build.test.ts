@@ -102,6 +102,10 @@ describe('a build with nothing changed', () => {
     const { contentFolders: _content, folders: _output, ...older } = JSON.parse(readFileSync(stampPath, 'utf8'));
     writeFileSync(stampPath, JSON.stringify(older));
     expect(kept()).toBeUndefined();
+    stamp();
+    const whole = JSON.parse(readFileSync(stampPath, 'utf8'));
+    writeFileSync(stampPath, JSON.stringify({ ...whole, files: whole.files.map(() => 0) }));
+    expect(kept(), 'file entries of another form').toBeUndefined();
   });
 });
 
