@@ -6,11 +6,11 @@
  */
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { join, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { writer } from './write-files.ts';
 import { deserialize, serialize } from 'node:v8';
 import type { RememberedPost, RenderMemory } from '../content/load.ts';
-import { sameFile, type FolderFiles, type FolderListing } from './folder-files.ts';
+import { sameFile, sitePath, type FolderFiles, type FolderListing } from './folder-files.ts';
 
 const CODE = ['src', 'public', 'schemas', 'package-lock.json'];
 
@@ -62,7 +62,7 @@ export function rememberedFiles(cacheDir: string, code: string): RememberedFile[
  * `listing`, when given, is the output as just checked file by file: it is looked up instead.
  */
 export function unchangedFiles(outDir: string, files: readonly RememberedFile[], listing?: FolderListing): Map<string, string> {
-  const listed = listing && new Map(listing.files.map(([path, size, mtimeMs]) => [path.split(sep).join('/'), `${size}:${mtimeMs}`]));
+  const listed = listing && new Map(listing.files.map(([path, size, mtimeMs]) => [sitePath(path), `${size}:${mtimeMs}`]));
   const same = (file: string, size: number, mtimeMs: number) => (listed ? listed.get(file) === `${size}:${mtimeMs}` : sameFile(join(outDir, file), size, mtimeMs));
   const reusable = new Map<string, string>();
   for (const [file, key, size, mtimeMs] of files) if (same(file, size, mtimeMs)) reusable.set(file, key);
@@ -76,7 +76,7 @@ export function forgetPages(cacheDir: string): void {
 
 /** Remembers this output's keys, with each file's size and modification time as `files` (the output's listing) has them. */
 export function rememberPages(cacheDir: string, code: string, pages: Map<string, string>, files: FolderFiles): void {
-  const stamps = new Map(files.map(([path, size, mtimeMs]) => [path.split(sep).join('/'), [size, mtimeMs] as const]));
+  const stamps = new Map(files.map(([path, size, mtimeMs]) => [sitePath(path), [size, mtimeMs] as const]));
   const manifest: Manifest = { code, pages: [...pages].flatMap(([file, key]): Manifest['pages'] => (stamps.has(file) ? [[file, key, ...stamps.get(file)!]] : [])) };
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(manifestFile(cacheDir), JSON.stringify(manifest));

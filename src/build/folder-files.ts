@@ -4,7 +4,7 @@
  * (./prerenderer.ts) reads public/'s.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 
 /** Each file of a folder: its path (relative), size and modification time, in path order. */
 export type FolderFiles = Array<[path: string, size: number, mtimeMs: number]>;
@@ -16,6 +16,11 @@ export interface FolderListing {
 }
 
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A listed path (the system's separators) as the site names it, `/`-separated. */
+export function sitePath(path: string): string {
+  return sep === '/' ? path : path.split(sep).join('/');
+}
 
 /** A listing of these files and folders, each in path order (sorted in place). */
 export function inPathOrder(files: FolderFiles, folders: string[]): FolderListing {

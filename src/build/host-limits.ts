@@ -2,8 +2,7 @@
  * What a built site weighs, said before it is deployed, and the known static hosts' documented
  * limits it passes: a host refuses such a deploy (or a file of it), so the build says so first.
  */
-import { sep } from 'node:path';
-import type { FolderFiles } from './folder-files.ts';
+import { sitePath, type FolderFiles } from './folder-files.ts';
 
 export interface SiteSize {
   files: number;
@@ -17,7 +16,7 @@ export function measureSite(files: FolderFiles): SiteSize {
   for (const [path, bytes] of files) {
     size.files++;
     size.bytes += bytes;
-    if (bytes > size.largest.bytes) size.largest = { path: path.split(sep).join('/'), bytes };
+    if (bytes > size.largest.bytes) size.largest = { path: sitePath(path), bytes };
   }
   return size;
 }

@@ -14,8 +14,8 @@
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
-import { folderListing, inPathOrder, type FolderListing } from './folder-files.ts';
+import { dirname, join } from 'node:path';
+import { folderListing, inPathOrder, sitePath, type FolderListing } from './folder-files.ts';
 
 /** Updating the output in place failed part way: it may hold some of the new files. */
 export class PartlyUpdatedError extends Error {}
@@ -24,8 +24,6 @@ export class PartlyUpdatedError extends Error {}
 export function outputLock(root: string, outDir: string): string {
   return join(root, '.tagsite-build', `output-${createHash('sha1').update(outDir).digest('hex').slice(0, 16)}.lock`);
 }
-
-const posix = (path: string) => path.split(sep).join('/');
 
 /** Moves `from` to `to`, replacing it: a rename, or across file systems a copy renamed into place. */
 function moveOver(from: string, to: string): void {
@@ -56,7 +54,7 @@ export function updateInPlace(fresh: string, outDir: string, previous: FolderLis
 
 function update(made: FolderListing, fresh: string, outDir: string, previous: FolderListing, kept: ReadonlySet<string>): FolderListing {
   const madePaths = new Set(made.files.map(([path]) => path));
-  const gone = previous.files.filter(([path]) => !madePaths.has(path) && !kept.has(posix(path))).map(([path]) => path);
+  const gone = previous.files.filter(([path]) => !madePaths.has(path) && !kept.has(sitePath(path))).map(([path]) => path);
   const folders = new Set(previous.folders);
   for (const folder of made.folders) {
     if (folders.has(folder)) continue;

@@ -5,10 +5,9 @@
  * those pages, so it writes nothing itself; it still lists every page for `astro:build:done`. In a
  * rebuild the same thread links the reused pages from the previous output while the others render.
  */
-import { sep } from 'node:path';
 import type { AstroPrerenderer } from 'astro';
 import { fileWriterThread, type FileWriter } from './file-writer.ts';
-import { folderFiles } from './folder-files.ts';
+import { folderFiles, sitePath } from './folder-files.ts';
 import type { PageReuse } from './store.ts';
 
 /** Astro's status-code pages keep their own file names (`404.html`). */
@@ -16,7 +15,7 @@ export const STATUS_PAGES = new Set(['/404', '/500']);
 
 /** The files of Astro's `publicDir`, as site paths (`/`-separated, relative): a page whose file is there is skipped. */
 export function publicFiles(publicDir: string): Set<string> {
-  return new Set(folderFiles(publicDir).map(([path]) => path.split(sep).join('/')));
+  return new Set(folderFiles(publicDir).map(([path]) => sitePath(path)));
 }
 
 /**

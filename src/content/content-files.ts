@@ -11,7 +11,8 @@ import { join, relative, sep } from 'node:path';
 import type { Problem } from './problems.ts';
 import { readFailure } from './source-text.ts';
 
-function toPosix(path: string): string {
+/** A path with the system's separators, `/`-separated. */
+export function toPosix(path: string): string {
   return sep === '/' ? path : path.split(sep).join('/');
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { join, relative, sep } from 'node:path';
+import { join, relative } from 'node:path';
 import { isProblem, readJsonFile, type JsonFile } from './json-file.ts';
 import { readContentTypes, type ContentTypeIndex } from './content-types.ts';
 import { readMembers, type Member } from './members.ts';
@@ -16,7 +16,7 @@ import { DEFAULT_LIMITS, limitName, type Limits } from './limits.ts';
 import { readSourceText } from './source-text.ts';
 import { oldAddresses, SITE_SECTIONS, type OldAddress } from './aliases.ts';
 import { memberKey } from '../model/members.ts';
-import { contentFolderProblem, linkProblem, realContentFolder, topicFiles } from './content-files.ts';
+import { contentFolderProblem, linkProblem, realContentFolder, toPosix, topicFiles } from './content-files.ts';
 
 /** Everything a site is built from, validated and normalised. */
 export interface SiteContent {
@@ -38,10 +38,6 @@ export interface LoadOptions {
   excerptLength: number;
   /** The site's limits (default: DEFAULT_LIMITS). */
   limits?: Limits;
-}
-
-function toPosix(path: string): string {
-  return sep === '/' ? path : path.split(sep).join('/');
 }
 
 function readJson(options: LoadOptions, name: string, required: boolean, problems: Problem[]): JsonFile | undefined {
