@@ -21,6 +21,7 @@ import { writeFileAtomic } from '../cli/atomic-file.ts';
 import { carryOver } from './cache.ts';
 import { sameFile, type FolderFiles, type FolderListing } from './folder-files.ts';
 import { finishBuild, prepareBuild, withOutputLock, type Build, type BuildSettings } from './pipeline.ts';
+import type { ModuleGraph } from './module-preloads.ts';
 import { publicFiles, STATUS_PAGES, writingPrerenderer, type PageFiles } from './prerenderer.ts';
 import { writer } from './write-files.ts';
 import type { BuildOutcome } from './store.ts';
@@ -89,7 +90,7 @@ export function rendererKeeper(folder: string, inputs: string) {
       bundle = { name, entry, scripts };
     },
     /** The build is done and `outcome.outDir` holds its site: the renderer is kept, if the site allows. */
-    built(build: Build, outcome: BuildOutcome): void {
+    built(build: Build, outcome: BuildOutcome, modules: ModuleGraph): void {
       if (!config || !pages || !bundle) return;
       const supported = config.build.format === 'directory' && config.integrations.every(({ name }) => KNOWN_INTEGRATIONS.has(name) || name.startsWith('astro:')) && [...pages.values()].every(({ route }) => route.type === 'page' || route.type === 'endpoint');
       if (!supported) return;
@@ -100,7 +101,7 @@ export function rendererKeeper(folder: string, inputs: string) {
         bundle: bundle.name,
         entry: bundle.entry,
         settings: build.settings,
-        pageFiles: { base: config.base, format: config.build.format, publicDir: publicDir(config) },
+        pageFiles: { base: config.base, format: config.build.format, publicDir: publicDir(config), modules },
         trailingSlash: config.trailingSlash,
         styles: [...pages].map(([key, { styles }]) => [key, styles]),
         scripts: bundle.scripts,

@@ -8,7 +8,13 @@
 import type { AstroPrerenderer } from 'astro';
 import { fileWriterThread, type FileWriter } from './file-writer.ts';
 import { folderFiles, sitePath } from './folder-files.ts';
+import { withModulePreloads, type ModuleGraph } from './module-preloads.ts';
 import type { PageReuse } from './store.ts';
+
+/** How Astro writes a page's script: only pages with one get modulepreload links (./module-preloads.ts). */
+const MODULE_SCRIPT = '<script type="module" src=';
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 /** Astro's status-code pages keep their own file names (`404.html`). */
 export const STATUS_PAGES = new Set(['/404', '/500']);
@@ -42,6 +48,8 @@ export interface PageFiles {
   format: string;
   /** Astro's `publicDir`: a page whose file is there is Astro's to skip, with its warning. */
   publicDir: string;
+  /** The client bundle's imports, for each page's modulepreload links (filled in once Vite has written the bundle). */
+  modules: ModuleGraph;
   reuse?: { from: string; pages: PageReuse };
 }
 
@@ -49,7 +57,7 @@ export interface PageFiles {
  * Astro's default prerenderer, with pages of the `directory` build format written by a writer
  * thread into `outDir`. Other formats, endpoints and anything but a 200 HTML page are Astro's to write.
  */
-export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, format, publicDir, reuse }: PageFiles): AstroPrerenderer {
+export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, format, publicDir, modules, reuse }: PageFiles): AstroPrerenderer {
   let files: FileWriter | undefined;
   let inPublic = new Set<string>();
   return {
@@ -78,7 +86,8 @@ export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, f
       // A page path with `?` or `#` would not survive as an address: Astro names its file.
       const file = files && options.routeData.type === 'page' && response.status === 200 && response.body && !url.search && !url.hash ? directoryPageFile(url.pathname, base) : undefined;
       if (!files || !file || inPublic.has(file) || !response.headers.get('content-type')?.startsWith('text/html')) return rendered;
-      await files.write(file, await response.arrayBuffer());
+      const html = await response.arrayBuffer();
+      await files.write(file, Buffer.from(html).includes(MODULE_SCRIPT) ? encoder.encode(withModulePreloads(decoder.decode(html), modules, base)).buffer : html);
       return { response: new Response(null), metadata };
     },
     async teardown() {

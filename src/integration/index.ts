@@ -9,6 +9,7 @@ import { buildStore } from '../build/store.ts';
 import { securityHeaders } from '../outputs/headers.ts';
 import { finishBuild, prepareBuild, type Build } from '../build/pipeline.ts';
 import { writingPrerenderer } from '../build/prerenderer.ts';
+import { modulePreloadPlugin, type ModuleGraph } from '../build/module-preloads.ts';
 import { rendererKeeper, type RendererKeeper } from '../build/kept-renderer.ts';
 import { FIRST_PAINT_SCRIPT } from '../outputs/first-paint.ts';
 
@@ -44,6 +45,8 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
   let keeper: RendererKeeper | undefined;
   let contentDir = '';
   let pageFiles = { base: '/', format: 'directory', publicDir: '' };
+  /** The client bundle's imports, known once Vite has written it, before Astro renders the pages. */
+  const modules: ModuleGraph = { imports: {}, lazy: {} };
   return {
     name: 'tagsite',
     resolved,
@@ -104,6 +107,7 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
             // script imports directly: a page waits for one more file, never a chain of them.
             environments: { client: { build: { rolldownOptions: { output: { codeSplitting: SHARED_CLIENT_CODE } } } } },
             plugins: [
+              modulePreloadPlugin((graph) => Object.assign(modules, graph)),
               {
                 name: 'tagsite-options',
                 resolveId: (id: string) => (id === VIRTUAL_ID || id === FIRST_PAINT_ID ? `\0${id}` : undefined),
@@ -129,7 +133,7 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
         if (!build) return;
         const { fresh, reuse, settings } = build;
         setPrerenderer((defaults) => {
-          const writing = writingPrerenderer(defaults, { outDir: fresh, ...pageFiles, reuse: { from: settings.outDir, pages: reuse } });
+          const writing = writingPrerenderer(defaults, { outDir: fresh, ...pageFiles, modules, reuse: { from: settings.outDir, pages: reuse } });
           const keeping = keeper;
           if (!keeping) return writing;
           // The bundle is there while pages render; Astro deletes it before the build ends.
@@ -154,7 +158,7 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
       'astro:build:done': async ({ pages }) => {
         if (!build) return;
         const outcome = await finishBuild(build, pages.map(({ pathname }) => `/${pathname}`));
-        keeper?.built(build, outcome);
+        keeper?.built(build, outcome, modules);
         build = undefined;
         keeper = undefined;
       },

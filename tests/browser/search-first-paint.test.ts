@@ -156,6 +156,23 @@ describe('first paint with filters in the address', () => {
     await page.close();
   });
 
+  it("asks for the page script's imports (and on /search/, word matching) with the script itself, before any of them has arrived", async () => {
+    const asked = async (path: string) => {
+      const page = await withJs.newPage();
+      const held: string[] = [];
+      // Nothing comes back: whatever is asked for, the page learnt from its HTML alone.
+      await page.route(/\/_astro\/.*\.js$/, (route) => void held.push(new URL(route.request().url()).pathname));
+      await page.goto(`${site.url}${path}`, { waitUntil: 'commit' });
+      await page.waitForTimeout(400);
+      const entry = await page.locator('script[type="module"]').getAttribute('src');
+      await page.close();
+      // The page's own script, then the others by name (`/_astro/word-match.Dx0R4b1G.js` → word-match).
+      return [held.includes(entry!), held.filter((file) => file !== entry).map((file) => file.replace(/^.*\//, '').replace(/[.-][\w-]{8}\.js$/, '')).sort()];
+    };
+    expect(await asked('/search/?q=webhook')).toEqual([true, ['shared', 'word-match']]);
+    expect(await asked('/tags/api/')).toEqual([true, ['shared']]);
+  });
+
   it('/members/?group=… shows no other members while members.json is held', async () => {
     const group = 'Staff';
     const { page, release } = await openHeld(`/members/?group=${group}`, '**/search-index/members.json');
