@@ -1,7 +1,8 @@
 import type { Topic } from '../content/topics.ts';
 import type { ContentType } from '../content/content-types.ts';
 import { tagSlug } from '../model/tags.ts';
-import { terms, vocabKey } from './words.ts';
+import { vocabKey } from './words.ts';
+import { wordPostings } from './word-postings.ts';
 import { comparePopularity } from '../model/popularity.ts';
 import {
   displayAllRowsPerFile, DISPLAY_ROWS_PER_FILE, INDEX_VERSION, type DisplayFiles, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
@@ -55,97 +56,6 @@ export function structuredCore(topics: readonly Topic[], contentTypes: readonly 
     types: indexedTypes(contentTypes),
     ...columnsOf(topics, new Map(tagNames.map((tag, i) => [tag, i])), new Map(authorNames.map((author, i) => [author, i])), typeIndexOf(contentTypes)),
   };
-}
-
-/** A list of 32-bit integers that grows as it is pushed to: a big site's postings without a JS number per element. */
-class IntList {
-  items = new Int32Array(1024);
-  length = 0;
-
-  push(value: number): void {
-    if (this.length === this.items.length) {
-      const grown = new Int32Array(this.items.length * 2);
-      grown.set(this.items);
-      this.items = grown;
-    }
-    this.items[this.length++] = value;
-  }
-}
-
-/** One term's postings: the ordinals holding it, those holding it in the title, and where it stands (see PositionsFile). */
-interface TermPostings {
-  term: string;
-  all: number[];
-  title: number[];
-  positions: number[];
-}
-
-/**
- * Every term of the topics' titles and posts with its postings, in code-point order of the terms.
- * Read in one pass into flat typed arrays (a posting: its term, ordinal and where its positions
- * start; then the positions), each term's lists are made only when it is handed out: what a big
- * site holds meanwhile is a few bytes a posting, not an array per term.
- */
-function* wordPostings(topics: readonly Topic[]): Generator<TermPostings> {
-  const ids = new Map<string, number>();
-  const names: string[] = [];
-  const df = new IntList();
-  const postingTerm = new IntList();
-  const postingOrdinal = new IntList();
-  /** A posting's first number in `positions`, its title flag in the lowest bit (start × 2 + inTitle). */
-  const postingStart = new IntList();
-  const positions = new IntList();
-  topics.forEach((topic, ordinal) => {
-    const places = new Map<string, { title: number[]; post: number[] }>();
-    const note = (list: readonly string[], where: 'title' | 'post') => {
-      for (let i = 0; i < list.length; i++) {
-        let at = places.get(list[i]!);
-        if (!at) places.set(list[i]!, (at = { title: [], post: [] }));
-        at[where].push(i);
-      }
-    };
-    note(terms(topic.title), 'title');
-    note(terms(topic.text), 'post');
-    for (const [term, { title, post }] of places) {
-      let id = ids.get(term);
-      if (id === undefined) {
-        ids.set(term, (id = names.length));
-        names.push(term);
-        df.push(0);
-      }
-      df.items[id]!++;
-      postingTerm.push(id);
-      postingOrdinal.push(ordinal);
-      postingStart.push(positions.length * 2 + (title.length > 0 ? 1 : 0));
-      positions.push(post.length * 2 + (title.length > 0 ? 1 : 0));
-      if (title.length > 0) positions.push(title.length);
-      for (let i = 0; i < title.length; i++) positions.push(title[i]! - (i > 0 ? title[i - 1]! : 0));
-      for (let i = 0; i < post.length; i++) positions.push(post[i]! - (i > 0 ? post[i - 1]! : 0));
-    }
-  });
-  ids.clear();
-  // Each term's postings together, still in ordinal order (a counting sort by term).
-  const first = new Int32Array(names.length + 1);
-  for (let id = 0; id < names.length; id++) first[id + 1] = first[id]! + df.items[id]!;
-  const byTerm = new Int32Array(postingTerm.length);
-  const filled = first.slice(0, names.length);
-  for (let p = 0; p < postingTerm.length; p++) byTerm[filled[postingTerm.items[p]!]!++] = p;
-  const end = (p: number) => (p + 1 < postingStart.length ? postingStart.items[p + 1]! >> 1 : positions.length);
-  const order = names.map((_, id) => id).sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
-  for (const id of order) {
-    const all: number[] = [];
-    const title: number[] = [];
-    const places: number[] = [];
-    for (let k = first[id]!; k < first[id + 1]!; k++) {
-      const p = byTerm[k]!;
-      const ordinal = postingOrdinal.items[p]!;
-      const start = postingStart.items[p]!;
-      all.push(ordinal);
-      if (start & 1) title.push(ordinal);
-      for (let i = start >> 1; i < end(p); i++) places.push(positions.items[i]!);
-    }
-    yield { term: names[id]!, all, title, positions: places };
-  }
 }
 
 /**
