@@ -13,6 +13,7 @@
  */
 import { relative } from 'node:path';
 import type { Plugin } from 'vite';
+import { sitePath } from './folder-files.ts';
 
 /** Site paths of the client bundle's files (`_astro/x.js`, without the base). */
 export interface ModuleGraph {
@@ -46,7 +47,7 @@ export function moduleGraph(bundle: Record<string, Chunk | { type: 'asset' }>, r
   for (const chunk of chunks.values()) {
     if (chunk.isEntry) graph.imports[chunk.fileName] = [...imported(chunk.fileName, new Set())];
     if (chunk.isDynamicEntry && chunk.facadeModuleId && !chunk.facadeModuleId.startsWith('\0')) {
-      const source = relative(root, chunk.facadeModuleId.replace(/\?.*/, '')).split('\\').join('/');
+      const source = sitePath(relative(root, chunk.facadeModuleId.replace(/\?.*/, '')));
       graph.lazy[source] = [chunk.fileName, ...imported(chunk.fileName, new Set())];
     }
   }
