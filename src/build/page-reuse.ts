@@ -22,10 +22,14 @@ function pageFile(path: string): string {
 
 const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url');
 
-const digests = fromSiteRecords((data: SiteData) => ({
-  site: sha1(JSON.stringify([options, [...data.contentTypes.values()], [...data.memberNames], data.links])),
-  topics: new Map<Topic, string>(data.topics.map((topic) => [topic, sha1(JSON.stringify(topic))])),
-}));
+const digests = fromSiteRecords((data: SiteData) => {
+  // The build's reading of the content has digested the records it read (or kept them with theirs).
+  const known = buildStore().reuse?.topicKeys;
+  return {
+    site: sha1(JSON.stringify([options, [...data.contentTypes.values()], [...data.memberNames], data.links])),
+    topics: new Map<Topic, string>(data.topics.map((topic) => [topic, known?.get(topic) ?? sha1(JSON.stringify(topic))])),
+  };
+});
 
 interface StaticPath {
   params: Record<string, string>;

@@ -141,7 +141,7 @@ export async function prepareBuild(settings: BuildSettings, previous?: FolderLis
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
 
   // 4. The records, for the pages Astro renders, and the previous output's pages that may be reused.
-  const reuse: PageReuse = { previous: unchangedFiles(outDir, remembered.filter((file) => !madeByThread(file)), previous), next: new Map(), reused: new Set(), carried: new Set(), inPlace };
+  const reuse: PageReuse = { previous: unchangedFiles(outDir, remembered.filter((file) => !madeByThread(file)), previous), next: new Map(), reused: new Set(), carried: new Set(), inPlace, topicKeys: loaded.keys };
   Object.assign(store, { source, content: { ...loaded.content, from: source }, reuse, outcome: undefined });
   progress.phase('rendering pages; the search index and feeds in a second thread');
   progress.countPages();

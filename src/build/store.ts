@@ -10,7 +10,7 @@
  */
 import type { SiteSize } from './host-limits.ts';
 import type { FolderListing } from './folder-files.ts';
-import type { SiteContent } from '../content/load.ts';
+import type { SiteContent, TopicKeys } from '../content/load.ts';
 import type { IndexAndFeeds } from './index-and-feeds.ts';
 
 /** Where the content comes from and how it is read. */
@@ -45,6 +45,8 @@ export interface PageReuse {
   carried: Set<string>;
   /** The previous output is updated in place (./in-place.ts): the reused files stay there and none is linked. */
   inPlace: boolean;
+  /** Each topic record's digest, as the build's reading of the content gives it (src/content/load.ts). */
+  topicKeys?: TopicKeys;
 }
 
 /** What a finished build reports back to `npm run build`. */

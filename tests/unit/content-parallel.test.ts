@@ -97,6 +97,40 @@ describe('loadContentInParallel', () => {
     }
   });
 
+  it('gives every topic a key that changes with its record only: kept with a file from memory, the same for the same bytes read again, another when it or its canonical tags change', async () => {
+    const first = await loadContentInParallel(options, new Map());
+    expect(first.keys.size).toBe(1600);
+    const keyOf = (loaded: typeof first) => new Map(loaded.content.topics.map((topic) => [topic.slug, loaded.keys.get(topic)]));
+    const before = keyOf(first);
+    expect(new Set(before.values()).size).toBe(1600);
+    // One file from each thread's share is changed; one is written again with the same bytes.
+    const [edited, rewritten] = [first.content.topics[10]!, first.content.topics[1450]!];
+    const editedFile = join(dir, edited.file);
+    const editedText = readFileSync(editedFile, 'utf8');
+    writeFileSync(editedFile, editedText.replace(/^title: .*$/m, 'title: "A title written again"'));
+    const rewrittenFile = join(dir, rewritten.file);
+    const rewrittenText = readFileSync(rewrittenFile, 'utf8');
+    writeFileSync(rewrittenFile, rewrittenText);
+    // A tag of the edited topic becomes the synonym of another tag of the site.
+    const synonym = first.content.topics[20]!.tags[0]!;
+    const canonical = first.content.topics.flatMap((topic) => topic.tags).find((tag) => tag !== synonym)!;
+    const tagsFile = join(dir, 'tags.json');
+    try {
+      const second = keyOf(await loadContentInParallel(options, first.memory));
+      expect(second.get(edited.slug)).not.toBe(before.get(edited.slug));
+      expect([...second].filter(([slug, key]) => slug !== edited.slug && key !== before.get(slug))).toEqual([]);
+      writeFileSync(tagsFile, JSON.stringify({ [canonical]: { synonyms: [synonym] } }));
+      const withSynonym = await loadContentInParallel(options, first.memory);
+      const tagged = new Set(first.content.topics.filter((topic) => topic.tags.includes(synonym)).map((topic) => topic.slug));
+      const changed = [...keyOf(withSynonym)].filter(([slug, key]) => key !== second.get(slug)).map(([slug]) => slug);
+      expect(new Set(changed)).toEqual(tagged);
+    } finally {
+      writeFileSync(editedFile, editedText);
+      writeFileSync(rewrittenFile, rewrittenText);
+      rmSync(tagsFile, { force: true });
+    }
+  });
+
   it('reads every unchanged file again when content-types.json changed: a forum taken out is reported in each of its topics', async () => {
     const first = await loadContentInParallel(options);
     const forum = first.content.topics[0]!.contentType;
