@@ -62,6 +62,10 @@ function hash64(text: string): string {
   return h.toString(36).padStart(13, '0');
 }
 
+/** Slugs already made: a site has few tags, and each is slugged on every page that links it. */
+const slugs = new Map<string, string>();
+const SLUGS_KEPT = 50_000;
+
 /**
  * The URL segment of a tag (its slug): letters, digits and `-` stay, a space becomes `_`, and any
  * other character becomes `~` and its code point in hex (`~2b`, `~u2013`, `~U01f600`).
@@ -70,6 +74,16 @@ function hash64(text: string): string {
  * distinct slugs, and tagFromSlug reads a slug back.
  */
 export function tagSlug(tag: string): string {
+  let slug = slugs.get(tag);
+  if (slug === undefined) {
+    slug = slugOf(tag);
+    if (slugs.size >= SLUGS_KEPT) slugs.clear();
+    slugs.set(tag, slug);
+  }
+  return slug;
+}
+
+function slugOf(tag: string): string {
   const pieces: string[] = [];
   for (const char of tag) {
     if (char === ' ') pieces.push('_');
