@@ -76,7 +76,7 @@ describe('loadContentInParallel', () => {
     try {
       const second = await loadContentInParallel(options, memory);
       const bySlug = new Map(second.content.topics.map((topic) => [topic.slug, topic]));
-      // Unchanged: the marked record, with its post, keys in the same order (page keys digest them).
+      // Unchanged: the marked record, with its post, keys in the same order (records are digested as JSON text).
       expect(bySlug.get(kept.slug)!.title).toBe('From memory');
       expect(Object.keys(bySlug.get(kept.slug)!)).toEqual(Object.keys(kept));
       expect({ ...bySlug.get(kept.slug)!, title: kept.title }).toEqual(kept);
