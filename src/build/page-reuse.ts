@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import options from 'virtual:tagsite/options';
 import { fromSiteRecords, type SiteData } from './site-records.ts';
 import { buildStore } from './store.ts';
+import { topicRecordKey } from '../content/load.ts';
 import type { Topic } from '../content/topics.ts';
 
 /** The file of a page path: `/topics/x/` → `topics/x/index.html`. */
@@ -27,7 +28,7 @@ const digests = fromSiteRecords((data: SiteData) => {
   const known = buildStore().reuse?.topicKeys;
   return {
     site: sha1(JSON.stringify([options, [...data.contentTypes.values()], [...data.memberNames], data.links])),
-    topics: new Map<Topic, string>(data.topics.map((topic) => [topic, known?.get(topic) ?? sha1(JSON.stringify(topic))])),
+    topics: new Map<Topic, string>(data.topics.map((topic) => [topic, known?.get(topic) ?? topicRecordKey(topic)])),
   };
 });
 

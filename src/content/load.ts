@@ -107,16 +107,19 @@ function fileStamp(path: string): string | undefined {
   }
 }
 
+const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url');
+
 /**
  * Everything besides the file that shapes what reading a topic gives, as a digest: every
  * remembered file notes it (the content types alone are kilobytes, 20 MB over 10,000 topics).
  */
 function contextKey(context: TopicContext): string {
   const settings = JSON.stringify([context.contentTypes.list, context.contentTypesUnreadable ?? false, context.excerptLength, context.limits ?? DEFAULT_LIMITS]);
-  return createHash('sha1').update(settings).digest('base64url');
+  return sha1(settings);
 }
 
-const recordKey = (topic: Topic) => createHash('sha1').update(JSON.stringify(topic)).digest('base64url');
+/** A topic record's digest, post included (see TopicKeys). */
+export const topicRecordKey = (topic: Topic) => sha1(JSON.stringify(topic));
 
 /** The topic of `file` as `memory` has it, when the file is the same (`stamp`) and was read under the same `settings`. */
 function keptTopic(file: string, stamp: string | undefined, settings: string, memory: RenderMemory): TopicResult | undefined {
@@ -142,7 +145,7 @@ export function readTopicFiles(root: string, files: readonly string[], context: 
     const earlier = memory?.get(file);
     let remembered: RememberedPost | undefined;
     const render = (markdown: string): RenderedPost => {
-      const digest = createHash('sha1').update(markdown).digest('base64url');
+      const digest = sha1(markdown);
       remembered = earlier?.digest === digest ? { digest, html: earlier.html, text: earlier.text } : { digest, ...renderPost(markdown) };
       return remembered;
     };
@@ -153,7 +156,7 @@ export function readTopicFiles(root: string, files: readonly string[], context: 
     if (remembered && result.topic && stamp !== undefined) {
       // A copy with the post emptied, not without it: the topic made from it again has its keys in the same order.
       const topic = { ...result.topic, html: '', text: '' };
-      remembered.read = { stamp, context: settings, topic, key: recordKey(result.topic), ...(result.workflowFile ? { workflowFile: result.workflowFile } : {}) };
+      remembered.read = { stamp, context: settings, topic, key: topicRecordKey(result.topic), ...(result.workflowFile ? { workflowFile: result.workflowFile } : {}) };
     }
     return { file, ...result, ...(remembered ? { remembered } : {}) };
   });
@@ -216,12 +219,13 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
     slugs.set(slug, file);
     if (!topic) continue;
     // Synonyms become their canonical tag here, once: every page, index and feed sees canonical tags only.
-    const canonical = prepared.tags.canonicalOf.size > 0 ? { ...topic, tags: canonicalTags(topic.tags, prepared.tags.canonicalOf) } : topic;
+    const tags = prepared.tags.canonicalOf.size > 0 ? canonicalTags(topic.tags, prepared.tags.canonicalOf) : topic.tags;
+    const renamed = tags.length !== topic.tags.length || tags.some((tag, i) => tag !== topic.tags[i]);
+    const canonical = renamed ? { ...topic, tags } : topic;
     topics.push(canonical);
+    // The record's key, unless a synonym changed its tags.
     const key = remembered?.read?.key;
-    // The record's key, unless a synonym changed its tags: the same tags, the same record.
-    const sameTags = canonical.tags.length === topic.tags.length && canonical.tags.every((tag, i) => tag === topic.tags[i]);
-    if (key) keys.set(canonical, sameTags ? key : createHash('sha1').update(`${key}\0${JSON.stringify(canonical.tags)}`).digest('base64url'));
+    if (key) keys.set(canonical, renamed ? sha1(`${key}\0${JSON.stringify(tags)}`) : key);
   }
   // Every file naming a workflow file, valid or not: a duplicate is reported with the other problems.
   problems.push(...duplicateWorkflowFileProblems(results.flatMap(({ file, workflowFile }) => (workflowFile ? [{ file, ...workflowFile }] : []))));
