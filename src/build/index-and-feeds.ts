@@ -9,6 +9,7 @@
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
 import { emitSearchIndex, indexedTypes, type TagFileReuse } from '../search/index-build.ts';
+import { WORDS_FILE } from '../search/index-format.ts';
 import { createHash } from 'node:crypto';
 import { getRssString } from '@astrojs/rss';
 import { sortForListing, topicsByTag } from '../model/listing.ts';
@@ -134,6 +135,8 @@ export interface IndexAndFeeds {
   files: { file: string; key: string; written: boolean }[];
   /** The build's line about intersection pages: how many, and the pairs the budget left out. */
   intersections: string;
+  /** The text of the index's words.json, which the search page holds too (./inline-words.ts). */
+  words?: string;
 }
 
 export interface FeedSettings {
@@ -247,6 +250,7 @@ async function work(data: WorkData, feedsWritten: () => void): Promise<IndexAndF
   emitSearchIndexFiles(data, (path, json, inputKey) => {
     const file = `${INDEX_FOLDER}/${path}`;
     const key = inputKey ?? sha1(json);
+    if (path === WORDS_FILE) made.words = json;
     const written = inputKey !== undefined || !keep(file, key);
     if (written) folder.write(file, json);
     made.files.push({ file, key, written });

@@ -33,6 +33,7 @@ import { withLock } from '../cli/lock.ts';
 import type { FolderListing } from './folder-files.ts';
 import { noteThreadFiles, writeSitemap } from './write-files.ts';
 import { pageDates } from './page-dates.ts';
+import { inlineWords, restamped } from './inline-words.ts';
 import { buildProgress, type Progress } from './progress.ts';
 import { sampleSiteWarning } from '../integration/host.ts';
 
@@ -175,9 +176,12 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   // are written, the new site is listed but for its index (a walk of 190,000 files at 100,000 topics).
   rememberPosts(build.cacheDir, build.code, build.memory);
   await build.feedsWritten;
-  const listed = build.previous ? undefined : folderListing(fresh, INDEX_FOLDER);
+  let listed = build.previous ? undefined : folderListing(fresh, INDEX_FOLDER);
   const indexAndFeeds = await store.indexAndFeeds!;
   noteThreadFiles(indexAndFeeds, reuse);
+  // The search page gets the index's words.json, now that it is made (./inline-words.ts).
+  const searchPage = indexAndFeeds.words === undefined ? undefined : inlineWords(fresh, indexAndFeeds.words);
+  if (searchPage && listed) listed = restamped(listed, fresh, searchPage);
   const redirectsFile = join(fresh, '_redirects');
   const redirectsWarning = existsSync(redirectsFile) ? redirectRulesWarning(readFileSync(redirectsFile, 'utf8')) : undefined;
 

@@ -7,7 +7,9 @@
 if (/[?&][^=&#]+=[^&#]/.test(location.search)) document.documentElement.setAttribute('data-address-filters', '');
 
 // /search/ opened with words (a shared link): words.json is asked for now, while the page still
-// loads, and handed to the page's search as `tagsiteWordsFile` (Searcher.wordsFile). Plain words
+// loads, and handed to the page's search as `tagsiteWordsFile` (Searcher.wordsFile). A build writes
+// words.json's text into this script's data-words as well (src/build/inline-words.ts), so a built
+// page has it without a request; `astro dev`'s pages ask for it. Plain words
 // (letters and digits) also have their vocabulary and postings files asked for as soon as it is
 // here, by the rules of src/search/words.ts (firstWordFiles), and handed over in `tagsiteWordFiles`
 // (path → JSON); anything else waits for the page's own script. Words alone are answered from those
@@ -36,7 +38,10 @@ if (/[?&][^=&#]+=[^&#]/.test(location.search)) document.documentElement.setAttri
       // the page's search reports it
     });
   }
-  var words = read(wordsIndex, 'words.json');
+  var inline = script.dataset.words;
+  var words = inline ? Promise.resolve().then(function () {
+    return JSON.parse(inline);
+  }) : read(wordsIndex, 'words.json');
   var files = {};
   window.tagsiteWordsFile = words;
   window.tagsiteWordFiles = files;

@@ -6,7 +6,7 @@ import { wordPostings } from './word-postings.ts';
 import { comparePopularity } from '../model/popularity.ts';
 import {
   displayAllRowsPerFile, DISPLAY_ROWS_PER_FILE, INDEX_VERSION, type DisplayFiles, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
-  type PositionsFile, type PostingsFile, type StructuredCore, type TagFile, type TagOrdinalsFile, type VocabFile, type VocabularyFile, type WordsFile,
+  type PositionsFile, type PostingsFile, type StructuredCore, type TagFile, type TagOrdinalsFile, type VocabFile, type VocabularyFile, type WordsFile, WORDS_FILE,
 } from './index-format.ts';
 
 /** Aim for about this many postings per postings shard. */
@@ -164,7 +164,7 @@ export function emitSearchIndex(
       list.push(ordinal);
     }
   });
-  emit('words.json', JSON.stringify({ count: topics.length, ...display, postingBounds, vocabKeys, vocabAllBytes } satisfies WordsFile));
+  emit(WORDS_FILE, JSON.stringify({ count: topics.length, ...display, postingBounds, vocabKeys, vocabAllBytes } satisfies WordsFile));
   for (const [tag, ordinals] of byTag) {
     const path = `tags/${tagSlug(tag)}.json`;
     emit(`tag-ordinals/${tagSlug(tag)}.json`, JSON.stringify(deltaEncode(ordinals) satisfies TagOrdinalsFile));

@@ -112,6 +112,9 @@ export interface TagFile extends Columns {
   display: DisplayRow[];
 }
 
+/** The path of the WordsFile in the index folder. */
+export const WORDS_FILE = 'words.json';
+
 /**
  * words.json: what word search needs to find a word's files, for the whole site. A tag page
  * fetches it only when words are typed, so its own file does not grow with the site (core.json,

@@ -176,7 +176,7 @@ describe('where /search/ runs its searches', () => {
     await page.close();
   });
 
-  it("asks for words.json, and plain words' first index files, from <head> for a shared link with words alone; each once", async () => {
+  it("asks for plain words' first index files from <head> for a shared link with words alone, with the words.json the page holds; each once", async () => {
     const words = [...new Set(content.topics.slice(0, 2).map((topic) => topic.title.split(' ')[0]!.toLowerCase()))];
     expect(words.every((word) => /^[a-z0-9]+$/.test(word)), words.join(' ')).toBe(true);
     const page = await browser.newPage();
@@ -189,13 +189,14 @@ describe('where /search/ runs its searches', () => {
     const wanted = firstWordFiles(words.join(' '), new Set(info.vocabKeys), info.postingBounds);
     expect(wanted.length).toBeGreaterThan(0);
     expect((await fromHead()).sort()).toEqual([...wanted].sort());
-    // The page's own search read each of them (and words.json) from what <head> asked for. The
-    // worker, started once the first results are shown, fetches its own: the page's are those
-    // served before the worker's script.
+    // The page's own search read each of them from what <head> asked for, and words.json from the
+    // page itself (the build wrote it in). The worker, started once the first results are shown,
+    // fetches its own: the page's are those served before the worker's script.
     const served = site.served.slice(start).map((response) => response.path);
     const worker = served.findIndex((path) => /\/_astro\/worker[^/]*\.js$/.test(path));
     const byPage = worker < 0 ? served : served.slice(0, worker);
-    for (const path of ['words.json', ...wanted]) expect(byPage.filter((p) => p === `/search-index/${path}`), path).toHaveLength(1);
+    for (const path of wanted) expect(byPage.filter((p) => p === `/search-index/${path}`), path).toHaveLength(1);
+    expect(byPage.filter((p) => p === '/search-index/words.json'), 'words.json is in the page').toHaveLength(0);
     await page.close();
   });
 
@@ -218,7 +219,8 @@ describe('where /search/ runs its searches', () => {
     const info = JSON.parse(readFileSync(join(outDir, 'search-index/words.json'), 'utf8')) as WordsFile;
     const wanted = firstWordFiles(word, new Set(info.vocabKeys), info.postingBounds);
     const served = site.served.slice(start).map((response) => response.path);
-    for (const path of ['core.json', 'words.json', ...wanted]) expect(served.filter((p) => p === `/search-index/${path}`), path).toHaveLength(1);
+    for (const path of ['core.json', ...wanted]) expect(served.filter((p) => p === `/search-index/${path}`), path).toHaveLength(1);
+    expect(served.filter((p) => p === '/search-index/words.json'), 'words.json is in the page').toHaveLength(0);
     expect(await page.evaluate(() => ['tagsiteCoreFile', 'tagsiteWordsFile'].filter((name) => name in window)), 'both handed over').toEqual([]);
     await page.close();
   });

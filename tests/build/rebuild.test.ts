@@ -12,6 +12,7 @@ import { editJson } from './fixture-copies.ts';
 import { loadContent } from '../../src/content/load.ts';
 import { searchIndexFiles, tagFeedFiles } from '../../src/build/index-and-feeds.ts';
 import { rendererFolder } from '../../src/build/unchanged.ts';
+import { DomUtils, parseDocument } from 'htmlparser2';
 
 const content = copyOfSampleContent('rebuild');
 const outputs = mkdtempSync(join(tmpdir(), 'tagsite-rebuild-'));
@@ -48,6 +49,12 @@ const reusedCount = (result: ScriptResult) => Number(/\((\d+) of \d+ pages, feed
 
 /** Whether a build rendered its pages with the page code the last build kept, skipping Astro's bundling (src/build/kept-renderer.ts). */
 const withKeptCode = (result: ScriptResult) => result.stdout.includes("rendered by the last build's page code, no bundling");
+
+/** The words.json text the search page of `site` holds for a shared link's first request (src/build/inline-words.ts). */
+function searchPageWords(site: string): string | undefined {
+  const script = DomUtils.findOne((element) => element.name === 'script' && 'data-words-index' in element.attribs, parseDocument(readFileSync(join(site, 'search/index.html'), 'utf8')).children);
+  return script ? DomUtils.getAttributeValue(script, 'data-words') : undefined;
+}
 
 function topicFile(name: string): string {
   const found = readdirSync(join(content, 'topics'), { recursive: true, withFileTypes: true }).find((entry) => entry.name === name);
@@ -130,6 +137,7 @@ describe('rebuilding into the same output folder', () => {
     const written = [...tree(site)].filter(([path]) => path.startsWith('search-index/'));
     expect(written.map(([path]) => path.slice('search-index/'.length)).sort()).toEqual([...expected.keys()].sort());
     for (const [path, bytes] of written) expect(Buffer.from(bytes, 'latin1').toString('utf8'), path).toBe(expected.get(path.slice('search-index/'.length)));
+    expect(searchPageWords(site), "the search page holds the index's words.json").toBe(expected.get('words.json'));
   });
 
   it('keeps the previous site and its page keys when a rebuild fails', async () => {
@@ -217,6 +225,8 @@ describe('a content rebuild of an output still as the last build left it', () =>
     expect(after.has('topics/flowsmith-2-9-4-bugfix-release/index.html')).toBe(false);
     expect(emptyFolders(site)).toEqual([]);
     expect(readFileSync(join(site, 'tags/added-in-place/index.html'), 'utf8')).toContain('A topic added between two builds');
+    expect(JSON.parse(searchPageWords(site)!), "the search page holds this build's words.json").toEqual(JSON.parse(readFileSync(join(site, 'search-index/words.json'), 'utf8')));
+    expect(before.get('search/index.html'), 'the search page was written again').not.toBe(after.get('search/index.html'));
 
     await build(clean, {}, ['--clean']);
     expectSameSite(site, clean);

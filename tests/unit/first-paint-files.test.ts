@@ -10,13 +10,17 @@ import { firstWordFiles, vocabKey } from '../../src/search/words.ts';
 
 const INDEX = '/search-index/';
 
-/** Runs the script on `/search/?<search>` over a site whose words.json is `words`; the paths it asked for under /search-index/. */
-async function filesAskedFor(search: string, words: { postingBounds: string[]; vocabKeys: string[] }): Promise<string[]> {
+/**
+ * Runs the script on `/search/?<search>` over a site whose words.json is `words`; the paths it asked
+ * for under /search-index/. With `inline`, the page holds words.json's text, as a build writes it.
+ */
+async function filesAskedFor(search: string, words: { postingBounds: string[]; vocabKeys: string[] }, inline = false): Promise<string[]> {
   const asked: string[] = [];
+  const dataset = { wordsIndex: `${INDEX}words.json`, ...(inline ? { words: JSON.stringify(words) } : {}) };
   const context: Record<string, unknown> = {
     URLSearchParams,
     location: { search },
-    document: { currentScript: { dataset: { wordsIndex: `${INDEX}words.json` } }, documentElement: { setAttribute: () => undefined } },
+    document: { currentScript: { dataset }, documentElement: { setAttribute: () => undefined } },
     fetch: (url: string) => {
       asked.push(url);
       return Promise.resolve({ ok: true, status: 200, json: () => Promise.resolve(url === `${INDEX}words.json` ? words : {}) });
@@ -26,7 +30,9 @@ async function filesAskedFor(search: string, words: { postingBounds: string[]; v
   runInNewContext(FIRST_PAINT_SCRIPT, context);
   for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
   expect(asked.every((url) => url.startsWith(INDEX)), asked.join(' ')).toBe(true);
-  expect(Object.keys((context.tagsiteWordFiles ?? {}) as object).sort(), 'handed to the page by path').toEqual(asked.slice(1).map((url) => url.slice(INDEX.length)).sort());
+  const wordFiles = asked.filter((url) => url !== `${INDEX}words.json`);
+  expect(Object.keys((context.tagsiteWordFiles ?? {}) as object).sort(), 'handed to the page by path').toEqual(wordFiles.map((url) => url.slice(INDEX.length)).sort());
+  if (context.tagsiteWordsFile) expect(await context.tagsiteWordsFile, 'words.json handed to the page').toEqual(words);
   return asked.map((url) => url.slice(INDEX.length));
 }
 
@@ -42,14 +48,17 @@ describe("<head>'s first files for a shared link with plain words", () => {
     });
     const query = fc.array(fc.oneof(stem, term, fc.constantFrom('e', 'eab')), { minLength: 1, maxLength: 3 }).map((words) => words.join(' '));
     await fc.assert(
-      fc.asyncProperty(site, query, async ({ sorted, cuts }, q) => {
+      fc.asyncProperty(site, query, fc.boolean(), async ({ sorted, cuts }, q, inline) => {
         const starts = [0, ...cuts.filter((cut) => cut < sorted.length).sort((a, b) => a - b)];
         const postingBounds = starts.map((start) => sorted[start]!);
         const vocabKeys = [...new Set(sorted.map(vocabKey))].sort();
-        const asked = await filesAskedFor(`?${new URLSearchParams({ q })}`, { postingBounds, vocabKeys });
-        expect(asked[0]).toBe('words.json');
+        const asked = await filesAskedFor(`?${new URLSearchParams({ q })}`, { postingBounds, vocabKeys }, inline);
+        // words.json is asked for first, unless the page holds it.
+        const files = inline ? asked : asked.slice(1);
+        if (!inline) expect(asked[0]).toBe('words.json');
+        expect(files, 'words.json once at most').not.toContain('words.json');
         expect(new Set(asked).size, 'each once').toBe(asked.length);
-        expect(new Set(asked.slice(1))).toEqual(new Set(firstWordFiles(q, new Set(vocabKeys), postingBounds)));
+        expect(new Set(files)).toEqual(new Set(firstWordFiles(q, new Set(vocabKeys), postingBounds)));
       }),
       { numRuns: 500 },
     );
@@ -60,5 +69,6 @@ describe("<head>'s first files for a shared link with plain words", () => {
     expect(await filesAskedFor(`?${new URLSearchParams({ q: '"cat dog"' })}`, words)).toEqual(['words.json']);
     expect(await filesAskedFor(`?${new URLSearchParams({ q: 'Über' })}`, words)).toEqual(['words.json']);
     expect(await filesAskedFor('?tags=json', words)).toEqual([]);
+    expect(await filesAskedFor(`?${new URLSearchParams({ q: '"cat dog"' })}`, words, true), 'held by the page').toEqual([]);
   });
 });
