@@ -6,10 +6,10 @@
 // request holds up the parser; the site's Content-Security-Policy allows it by its hash.
 if (/[?&][^=&#]+=[^&#]/.test(location.search)) document.documentElement.setAttribute('data-address-filters', '');
 
-// /search/ opened with words (a shared link): words.json is asked for now, while the page still
-// loads, and handed to the page's search as `tagsiteWordsFile` (Searcher.wordsFile). A build writes
-// words.json's text into this script's data-words as well (src/build/inline-words.ts), so a built
-// page has it without a request; `astro dev`'s pages ask for it. Plain words
+// /search/ opened with words (a shared link): words.json is handed to the page's search as
+// `tagsiteWordsFile` (Searcher.wordsFile). A built page holds its text in this script's data-words
+// (src/build/inline-words.ts), so no request waits for it; `astro dev`'s page asks for it now,
+// while the page still loads. Plain words
 // (letters and digits) also have their vocabulary and postings files asked for as soon as it is
 // here, by the rules of src/search/words.ts (firstWordFiles), and handed over in `tagsiteWordFiles`
 // (path → JSON); anything else waits for the page's own script. Words alone are answered from those
