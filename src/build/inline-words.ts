@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inPathOrder, type FolderListing } from './folder-files.ts';
+import type { FolderFiles, FolderListing } from './folder-files.ts';
 
 /** The search page's file (src/pages/search.astro), as the build names pages. */
 export const SEARCH_PAGE = 'search/index.html';
@@ -46,8 +46,8 @@ export function inlineWords(fresh: string, words: string): string | undefined {
   return path;
 }
 
-/** `listing` (of `dir`) with the file `path` (system separators) as it is now. */
+/** `listing` (of `dir`, which held `path` when it was listed) with the file `path` (system separators) as it is now: in its place, nothing sorted again. */
 export function restamped(listing: FolderListing, dir: string, path: string): FolderListing {
   const { size, mtimeMs } = statSync(join(dir, path));
-  return inPathOrder([...listing.files.filter(([file]) => file !== path), [path, size, mtimeMs]], listing.folders);
+  return { files: listing.files.map((file): FolderFiles[number] => (file[0] === path ? [path, size, mtimeMs] : file)), folders: listing.folders };
 }
