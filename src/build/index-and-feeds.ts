@@ -135,7 +135,7 @@ export interface IndexAndFeeds {
   files: { file: string; key: string; written: boolean }[];
   /** The build's line about intersection pages: how many, and the pairs the budget left out. */
   intersections: string;
-  /** The text of the index's words.json, which the search page holds too (./inline-words.ts). */
+  /** The text of the index's words.json, which the search page holds too (./search-page.ts). */
   words?: string;
 }
 

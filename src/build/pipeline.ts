@@ -33,7 +33,7 @@ import { withLock } from '../cli/lock.ts';
 import type { FolderListing } from './folder-files.ts';
 import { noteThreadFiles, writeSitemap } from './write-files.ts';
 import { pageDates } from './page-dates.ts';
-import { inlineWords, restamped } from './inline-words.ts';
+import { finishSearchPage, restamped } from './search-page.ts';
 import { buildProgress, type Progress } from './progress.ts';
 import { sampleSiteWarning } from '../integration/host.ts';
 
@@ -179,8 +179,8 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   let listed = build.previous ? undefined : folderListing(fresh, INDEX_FOLDER);
   const indexAndFeeds = await store.indexAndFeeds!;
   noteThreadFiles(indexAndFeeds, reuse);
-  // The search page gets the index's words.json, now that it is made (./inline-words.ts).
-  const searchPage = indexAndFeeds.words === undefined ? undefined : inlineWords(fresh, indexAndFeeds.words);
+  // The search page gets the index's words.json, now that it is made, and the site's stylesheet (./search-page.ts).
+  const searchPage = indexAndFeeds.words === undefined ? undefined : finishSearchPage(fresh, settings.outDir, indexAndFeeds.words);
   if (searchPage && listed) listed = restamped(listed, fresh, searchPage);
   const redirectsFile = join(fresh, '_redirects');
   const redirectsWarning = existsSync(redirectsFile) ? redirectRulesWarning(readFileSync(redirectsFile, 'utf8')) : undefined;

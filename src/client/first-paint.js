@@ -8,7 +8,7 @@ if (/[?&][^=&#]+=[^&#]/.test(location.search)) document.documentElement.setAttri
 
 // /search/ opened with words (a shared link): words.json is handed to the page's search as
 // `tagsiteWordsFile` (Searcher.wordsFile). A built page holds its text in this script's data-words
-// (src/build/inline-words.ts), so no request waits for it; `astro dev`'s page asks for it now,
+// (src/build/search-page.ts), so no request waits for it; `astro dev`'s page asks for it now,
 // while the page still loads. Plain words
 // (letters and digits) also have their vocabulary and postings files asked for as soon as it is
 // here, by the rules of src/search/words.ts (firstWordFiles), and handed over in `tagsiteWordFiles`

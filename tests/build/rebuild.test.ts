@@ -50,10 +50,23 @@ const reusedCount = (result: ScriptResult) => Number(/\((\d+) of \d+ pages, feed
 /** Whether a build rendered its pages with the page code the last build kept, skipping Astro's bundling (src/build/kept-renderer.ts). */
 const withKeptCode = (result: ScriptResult) => result.stdout.includes("rendered by the last build's page code, no bundling");
 
-/** The words.json text the search page of `site` holds for a shared link's first request (src/build/inline-words.ts). */
+/** The words.json text the search page of `site` holds for a shared link's first request (src/build/search-page.ts). */
 function searchPageWords(site: string): string | undefined {
   const script = DomUtils.findOne((element) => element.name === 'script' && 'data-words-index' in element.attribs, parseDocument(readFileSync(join(site, 'search/index.html'), 'utf8')).children);
   return script ? DomUtils.getAttributeValue(script, 'data-words') : undefined;
+}
+
+/** The search page's stylesheet links and the text of its `<style>` elements (src/build/search-page.ts). */
+function searchPageStyles(site: string): { links: number; inline: string } {
+  const document = parseDocument(readFileSync(join(site, 'search/index.html'), 'utf8')).children;
+  const links = DomUtils.findAll((element) => element.name === 'link' && element.attribs.rel === 'stylesheet', document);
+  const styles = DomUtils.findAll((element) => element.name === 'style', document);
+  return { links: links.length, inline: styles.map((style) => DomUtils.textContent(style)).join('\n') };
+}
+
+/** The text of each stylesheet in `site`'s `_astro/`. */
+function bundledStylesheets(site: string): string[] {
+  return readdirSync(join(site, '_astro')).filter((name) => name.endsWith('.css')).map((name) => readFileSync(join(site, '_astro', name), 'utf8'));
 }
 
 function topicFile(name: string): string {
@@ -227,6 +240,12 @@ describe('a content rebuild of an output still as the last build left it', () =>
     expect(readFileSync(join(site, 'tags/added-in-place/index.html'), 'utf8')).toContain('A topic added between two builds');
     expect(JSON.parse(searchPageWords(site)!), "the search page holds this build's words.json").toEqual(JSON.parse(readFileSync(join(site, 'search-index/words.json'), 'utf8')));
     expect(before.get('search/index.html'), 'the search page was written again').not.toBe(after.get('search/index.html'));
+    // The browser's files stayed in the output, not in the new folder: the stylesheet still goes in.
+    const sheets = bundledStylesheets(site);
+    expect(sheets.length).toBeGreaterThan(0);
+    const page = searchPageStyles(site);
+    expect(page.links, 'no stylesheet link left on the search page').toBe(0);
+    for (const css of sheets) expect(page.inline).toContain(css);
 
     await build(clean, {}, ['--clean']);
     expectSameSite(site, clean);
