@@ -20,9 +20,14 @@ const FIRST_PAINT_ID = 'virtual:tagsite/first-paint';
 /**
  * The project's own browser modules that two or more page scripts import, in one chunk: left to
  * itself the bundler splits them by which scripts share them, into chunks that import each other,
- * which a browser then fetches one after another before the search can start.
+ * which a browser then fetches one after another before the search can start. Word matching, which
+ * /search/'s own script imports and other pages only when words are searched, stays a file of its
+ * own, so those pages do not load it with the shared code.
  */
-const SHARED_CLIENT_CODE = { groups: [{ name: 'shared', test: /[\\/]src[\\/](client|model|search|components)[\\/]/, minShareCount: 2 }] };
+const SHARED_CLIENT_CODE = {
+  // Vite's helper for `import()` too: word matching and the page scripts both use it.
+  groups: [{ name: 'shared', test: /[\\/]src[\\/](?!search[\\/]word-match\.ts$)(client|model|search|components)[\\/]|vite[\\/]preload-helper/, minShareCount: 2 }],
+};
 
 /** The tagsite integration, with its options validated and resolved once. */
 export interface TagsiteIntegration extends AstroIntegration {
@@ -46,7 +51,7 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
   let contentDir = '';
   let pageFiles = { base: '/', format: 'directory', publicDir: '' };
   /** The client bundle's imports, known once Vite has written it, before Astro renders the pages. */
-  const modules: ModuleGraph = { imports: {}, lazy: {} };
+  const modules: ModuleGraph = { imports: {} };
   return {
     name: 'tagsite',
     resolved,

@@ -3,6 +3,8 @@
 // held back; without JavaScript it says the filters were not applied. On a phone the results of a
 // search come first, with the form folded into "Edit filters"; the count is a polite live region.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { buildSite, copyOfSampleContent } from '../helpers/build.ts';
 import { projectRoot } from '../helpers/cli.ts';
@@ -10,11 +12,14 @@ import { serveStatic, type StaticHost } from '../../src/cli/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { tempConfig } from '../build/fixture-copies.ts';
 import { loadContent, type SiteContent } from '../../src/content/load.ts';
+import type { VocabFile } from '../../src/search/index-format.ts';
+import { TYPOS_BELOW } from '../../src/search/word-match.ts';
 
 const PAGE_SIZE = 7;
 let content: SiteContent;
 let browser: Browser;
 let site: StaticHost;
+let siteDir: string;
 let withJs: BrowserContext;
 let noJs: BrowserContext;
 
@@ -24,6 +29,7 @@ beforeAll(async () => {
   const config = tempConfig(`{ pageSize: ${PAGE_SIZE} }`);
   try {
     const { outDir } = await buildSite(contentDir, config.env);
+    siteDir = outDir;
     site = await serveStatic(outDir);
   } finally {
     config.remove();
@@ -171,6 +177,41 @@ describe('first paint with filters in the address', () => {
     };
     expect(await asked('/search/?q=webhook')).toEqual([true, ['shared', 'word-match']]);
     expect(await asked('/tags/api/')).toEqual([true, ['shared']]);
+  });
+
+  it("asks for a shared link's result rows in the task that runs the page's script, once the words' files are here", async () => {
+    // A word enough topics hold that no typo of it is looked for (which loads Fuse.js when needed).
+    const vocab = readdirSync(join(siteDir, 'search-index', 'vocab')).map((name) => JSON.parse(readFileSync(join(siteDir, 'search-index', 'vocab', name), 'utf8')) as VocabFile);
+    const word = vocab.flatMap(({ terms, df }) => terms.filter((term, i) => df[i]! >= TYPOS_BELOW && /^[a-z]{4,}$/.test(term)))[0];
+    expect(word).toBeDefined();
+    const page = await withJs.newPage();
+    // Whether DOMContentLoaded, the task after the page's script, had come when each display file was asked for.
+    await page.addInitScript(() => {
+      const asked: boolean[] = [];
+      let loaded = false;
+      document.addEventListener('DOMContentLoaded', () => (loaded = true));
+      const fetchNow = window.fetch.bind(window);
+      window.fetch = (input, init) => {
+        if (String(input instanceof Request ? input.url : input).includes('/search-index/display/')) asked.push(loaded);
+        return fetchNow(input, init);
+      };
+      (window as unknown as { displayAsked: boolean[] }).displayAsked = asked;
+    });
+    const wordFiles: string[] = [];
+    page.on('requestfinished', (request) => void (/\/search-index\/(vocab|postings)\//.test(request.url()) && wordFiles.push(request.url())));
+    const held: Route[] = [];
+    await page.route(/\/_astro\/SiteSearchScript[^/]*\.js$/, (route) => void held.push(route));
+    await page.goto(`${site.url}/search/?q=${word}`, { waitUntil: 'commit' });
+    // The page's script comes only once the word's files that first-paint.js asked for are here.
+    await expect.poll(() => held.length > 0 && wordFiles.length >= 2).toBe(true);
+    await page.waitForTimeout(200);
+    await Promise.all(held.map((route) => route.continue()));
+    await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-search-root]')?.dataset.searchState === 'done');
+    const asked = await page.evaluate(() => (window as unknown as { displayAsked: boolean[] }).displayAsked);
+    expect(asked.length).toBeGreaterThan(0);
+    // Word matching comes with /search/'s script (src/client/search/word-match-now.ts): no `import()` to wait for.
+    expect(asked[0], 'the first display file was asked for after DOMContentLoaded').toBe(false);
+    await page.close();
   });
 
   it('/members/?group=… shows no other members while members.json is held', async () => {

@@ -1,39 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { moduleGraph, withModulePreloads, type ModuleGraph } from '../../src/build/module-preloads.ts';
 
-const ROOT = '/project';
-const chunk = (fileName: string, imports: string[], more: { isEntry?: boolean; isDynamicEntry?: boolean; facadeModuleId?: string | null } = {}) =>
-  ({ type: 'chunk' as const, fileName, imports, isEntry: false, isDynamicEntry: false, facadeModuleId: null, ...more });
+const chunk = (fileName: string, imports: string[], more: { isEntry?: boolean } = {}) => ({ type: 'chunk' as const, fileName, imports, isEntry: false, ...more });
 
 describe('moduleGraph', () => {
   const chunks = [
-    chunk('_astro/Search.a1.js', ['_astro/shared.b2.js'], { isEntry: true, facadeModuleId: `${ROOT}/src/components/Search.astro?astro&type=script&index=0&lang.ts` }),
+    chunk('_astro/Search.a1.js', ['_astro/shared.b2.js'], { isEntry: true }),
     chunk('_astro/Members.c3.js', ['_astro/shared.b2.js', '_astro/list.d4.js'], { isEntry: true }),
     chunk('_astro/shared.b2.js', ['_astro/base.e5.js']),
     chunk('_astro/base.e5.js', ['_astro/shared.b2.js']), // a cycle ends
     chunk('_astro/list.d4.js', []),
-    chunk('_astro/word-match.f6.js', ['_astro/shared.b2.js'], { isDynamicEntry: true, facadeModuleId: `${ROOT}/src/search/word-match.ts` }),
-    chunk('_astro/virtual.g7.js', [], { isDynamicEntry: true, facadeModuleId: '\0virtual:thing' }),
+    chunk('_astro/word-match.f6.js', ['_astro/shared.b2.js']), // imported only when needed: no entry's
   ];
   const bundle = { ...Object.fromEntries(chunks.map((c) => [c.fileName, c])), '_astro/Page.css': { type: 'asset' as const } };
 
   it("lists each entry's static imports, transitively, once each", () => {
-    const graph = moduleGraph(bundle, ROOT);
+    const graph = moduleGraph(bundle);
     expect(graph.imports).toEqual({
       '_astro/Search.a1.js': ['_astro/shared.b2.js', '_astro/base.e5.js'],
       '_astro/Members.c3.js': ['_astro/shared.b2.js', '_astro/base.e5.js', '_astro/list.d4.js'],
     });
-  });
-
-  it('names each module imported when needed by its path in the project: its file first, then what that imports', () => {
-    expect(moduleGraph(bundle, ROOT).lazy).toEqual({ 'src/search/word-match.ts': ['_astro/word-match.f6.js', '_astro/shared.b2.js', '_astro/base.e5.js'] });
   });
 });
 
 describe('withModulePreloads', () => {
   const graph: ModuleGraph = {
     imports: { '_astro/Search.a1.js': ['_astro/shared.b2.js', '_astro/base.e5.js'], '_astro/Other.h8.js': ['_astro/shared.b2.js'] },
-    lazy: { 'src/search/word-match.ts': ['_astro/word-match.f6.js', '_astro/shared.b2.js'] },
   };
   const page = (head: string, body: string) => `<!doctype html><html><head><title>t</title>${head}</head><body>${body}</body></html>`;
   const links = (html: string) => [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((match) => match[1]);
@@ -50,16 +42,10 @@ describe('withModulePreloads', () => {
     expect(links(html)).toEqual(['/sub/path/_astro/shared.b2.js', '/sub/path/_astro/base.e5.js']);
   });
 
-  it("points a page's link to a source module at that module's files, leaving out those already named", () => {
-    const html = withModulePreloads(page('<link rel="modulepreload" href="/src/search/word-match.ts">', '<script type="module" src="/_astro/Search.a1.js"></script>'), graph, '/');
-    expect(links(headOf(html))).toEqual(['/_astro/word-match.f6.js', '/_astro/shared.b2.js', '/_astro/base.e5.js']);
-  });
-
   it('leaves a page without module scripts, or with scripts the bundle does not know (elsewhere, or another build), as it is', () => {
     for (const html of [
       page('', '<p>no scripts</p>'),
       page('', '<script type="module" src="/_astro/Unknown.z9.js"></script><script type="module" src="https://cdn.example/x.js"></script>'),
-      page('<link rel="modulepreload" href="/src/not-lazy.ts">', ''),
       '<p>a fragment without a head <script type="module" src="/_astro/Search.a1.js"></script></p>',
     ]) {
       expect(withModulePreloads(html, graph, '/')).toBe(html);

@@ -103,7 +103,7 @@ describe("tagsite's prerenderer", () => {
   const page = { routeData: { type: 'page' } as RouteData };
   const setUp = async (settings: Partial<PageFiles> = {}) => {
     const outDir = folder();
-    const prerenderer = writingPrerenderer(astroDefaults(), { outDir, base: '/', format: 'directory', publicDir: folder(), modules: { imports: {}, lazy: {} }, ...settings });
+    const prerenderer = writingPrerenderer(astroDefaults(), { outDir, base: '/', format: 'directory', publicDir: folder(), modules: { imports: {} }, ...settings });
     await prerenderer.setup!();
     return { prerenderer, outDir };
   };

@@ -1,7 +1,7 @@
 /**
  * The topic search of /search/ and of tag pages' filter panels (SPEC 4.2): a form, its facets and
- * the page's listing, with the address as the state. Started by SearchArea.astro on each
- * `[data-search-root]`.
+ * the page's listing, with the address as the state. Started on each `[data-search-root]` by the
+ * page's script (SearchArea.astro).
  */
 import { filtersText } from '../../model/listing.ts';
 import { EMPTY_QUERY, searchParamsOf, type SearchQuery } from '../../search/query.ts';
@@ -189,4 +189,9 @@ export function start(root: HTMLElement): void {
   const panel = root.querySelector<HTMLDetailsElement>('details.filter-panel');
   if (panel && (filtered || opened.problems.length > 0)) panel.open = true;
   showAddress(true);
+}
+
+/** Starts the search of each `[data-search-root]` of the page. */
+export function startSearchAreas(): void {
+  for (const root of document.querySelectorAll<HTMLElement>('[data-search-root]')) start(root);
 }

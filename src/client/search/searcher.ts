@@ -90,9 +90,11 @@ export class Searcher {
     const { source } = this;
     // A tag's file numbers its topics locally: words need their global ordinals, fetched with them.
     const ordinals = source.kind === 'tag' ? this.loadIndex().then((index) => (index.global ? undefined : this.readJson<TagOrdinalsFile>(`tag-ordinals/${source.slug}.json`))) : undefined;
-    // Word matching loads with the first words (Fuse.js only with a word that needs typos): the
-    // page's own thread, which runs only structured filters, never fetches it.
-    const matching = import('../../search/word-match.ts');
+    // Word matching loads with the first words (Fuse.js only with a word that needs typos): a tag
+    // page's own thread, which runs only structured filters, never fetches it. /search/ loads it with
+    // the page (./word-match-now.ts), and it is used at once, without `import()`'s wait.
+    const loaded = (globalThis as { tagsiteWordMatch?: typeof import('../../search/word-match.ts') }).tagsiteWordMatch;
+    const matching = loaded ?? import('../../search/word-match.ts');
     this.words = Promise.all([this.wordsFile(), ordinals, matching]).then(
       ([info, ordinals, { WordMatcher }]) => {
         if (ordinals) withGlobalOrdinals(this.index!, ordinals);
