@@ -4,6 +4,7 @@
  * only once it has it, a round trip later (and on a page whose first frame is being drawn, later
  * still). The client bundle knows them. Each page gets a link in <head> for every file its scripts
  * import, so the browser fetches them beside the scripts.
+ *
  * A module a script imports only when it needs it (`import('…')`) is not fetched ahead.
  */
 import type { Plugin } from 'vite';
