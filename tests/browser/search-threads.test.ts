@@ -113,7 +113,8 @@ describe('where /search/ runs its searches', () => {
     await filter(page, 'min_replies', '3');
     expect(await shownSlugs(page)).toEqual(await oracleSlugs(page));
     expect(workers(), 'no worker for structured filters').toBe(0);
-    // Word matching (Fuse.js) is not part of what the page's thread loads for structured filters.
+    // Fuse.js is not part of what the page's thread loads for structured filters (word matching is,
+    // on /search/, for a shared link's words).
     const pageScripts = scripts();
     expect(pageScripts.length).toBeGreaterThan(0);
     for (const path of pageScripts) expect(readFileSync(join(outDir, path), 'utf8').includes('Fuse'), `${path} holds Fuse.js`).toBe(false);
