@@ -2,6 +2,7 @@
 import type { Timing, Transfer } from './measure.ts';
 import { PROBE_TAG } from './corpus.ts';
 import type { PagefindComparison } from './compare-report.ts';
+import type { BuildPhases } from '../../src/build/phases.ts';
 
 /** Nearest-rank percentile of a list of numbers (p in 0..100). */
 export function percentile(values: readonly number[], p: number): number {
@@ -38,11 +39,11 @@ export interface SizeFigures {
   searchFiltered?: Transfer;
   tagPages?: TagPageFigures[];
   /** The clean build: time, peak memory of its process tree, what it wrote. */
-  build?: { seconds: number; peakRss: number; files: number; pages: number; bytes: number };
+  build?: { seconds: number; peakRss: number; files: number; pages: number; bytes: number; phases?: BuildPhases };
   /** Hugo's clean build of the same topics (issue 22), when hugo is installed. */
   hugo?: { version: string; seconds: number; peakRss: number; files: number };
   /** The build after one topic changed, into the same output folder. */
-  rebuild?: { seconds: number; peakRss: number };
+  rebuild?: { seconds: number; peakRss: number; phases?: BuildPhases };
   /** `npm run build` again right after the rebuild, with nothing changed. */
   unchanged?: { seconds: number; peakRss: number };
   /** A build with one broken topic among all the others: how long until it stopped, and whether it named the file and field. */
@@ -91,6 +92,13 @@ const targetAt = (f: SizeFigures, limit: number) => (f.size <= 10_000 ? limit : 
 const bytesCheck = (f: SizeFigures, transfer: Transfer) => (f.size <= 10_000 ? check(transfer.total <= 300 * 1024) : '');
 const byKind = (transfer: Transfer) => ['html', 'css', 'js', 'json'].map((k) => kb(transfer.byKind[k] ?? 0).replace(' KB', '')).join(' / ');
 
+/** A build's phases as the table shows them (src/build/phases.ts): start / content / [bundling /] pages / finishing (waiting for the index). */
+function phaseFigures(phases: BuildPhases | undefined, bundled: boolean): string {
+  if (!phases) return '—';
+  const shown = [phases.start, phases.content, ...(bundled ? [phases.bundling ?? 0] : []), phases.pages, phases.finishing].map((s) => s.toFixed(1));
+  return `${shown.join(' / ')} s (${phases.waiting.toFixed(1)} s waiting)`;
+}
+
 /** The whole table, as lines of text. */
 export function table(all: SizeFigures[]): string {
   const rows: Array<[string, (f: SizeFigures) => string, string]> = [
@@ -99,11 +107,16 @@ export function table(all: SizeFigures[]): string {
     ['site built by', (f) => f.site ?? '—', ''],
     ['clean build (npm run build)', (f) => (f.build ? `${f.build.seconds.toFixed(1)} s${buildCheck(f.size, f.build.seconds, 20, 240)}` : '—'), '≤ 20 s (100k: ≤ 240 s)'],
     ['  topics per second', (f) => (f.build ? `${Math.round(f.size / f.build.seconds).toLocaleString('en')}` : '—'), ''],
+    ['  pages per second', (f) => (f.build ? `${Math.round(f.build.pages / f.build.seconds).toLocaleString('en')}` : '—'), ''],
+    ['  start / content / bundling / pages / finishing', (f) => phaseFigures(f.build?.phases, true), ''],
+    ['  search index and feeds (second thread, alongside)', (f) => (f.build?.phases ? `${f.build.phases.indexAndFeeds.toFixed(1)} s` : '—'), ''],
     ['  peak memory, whole process tree', (f) => (f.build ? `${gb(f.build.peakRss)}${f.size === 100_000 ? check(f.build.peakRss <= 6 * 1024 ** 3) : ''}` : '—'), '100k: ≤ 6 GB'],
     ['  pages / files / dist bytes', (f) => (f.build ? `${f.build.pages.toLocaleString('en')} / ${f.build.files.toLocaleString('en')} / ${(f.build.bytes / 1024 ** 2).toFixed(0)} MB` : '—'), ''],
     ['Hugo clean build, same topics (no search/feeds)', (f) => (f.hugo ? `${f.hugo.seconds.toFixed(1)} s, ${gb(f.hugo.peakRss)}, ${f.hugo.files.toLocaleString('en')} files` : '—'), ''],
     ['  tagsite / Hugo', (f) => (f.build && f.hugo ? `${(f.build.seconds / f.hugo.seconds).toFixed(2)}×${check(f.build.seconds <= f.hugo.seconds)}` : '—'), '≤ 1.0×'],
     ['rebuild after one topic changed', (f) => (f.rebuild ? `${f.rebuild.seconds.toFixed(1)} s, ${gb(f.rebuild.peakRss)}${f.size === 10_000 ? check(f.rebuild.seconds <= 2) : ''}` : '—'), '≤ 2 s'],
+    ['  start / content / pages / finishing', (f) => phaseFigures(f.rebuild?.phases, false), ''],
+    ['  search index and feeds (second thread, alongside)', (f) => (f.rebuild?.phases ? `${f.rebuild.phases.indexAndFeeds.toFixed(1)} s` : '—'), ''],
     ['build with nothing changed', (f) => (f.unchanged ? `${f.unchanged.seconds.toFixed(1)} s, ${gb(f.unchanged.peakRss)}${f.size === 10_000 ? check(f.unchanged.seconds <= 1) : ''}` : '—'), '≤ 1 s'],
     ['one broken topic: stopped, named', (f) => (f.broken ? `${f.broken.seconds.toFixed(1)} s, ${f.broken.reported ? 'file + field' : 'NOT NAMED'}${f.broken.siteKept ? ', site kept' : ', SITE CHANGED'}${check(f.broken.reported && f.broken.siteKept)}` : '—'), ''],
     ['machine load average while measuring', (f) => (f.loadAverage ? f.loadAverage.map((n) => n.toFixed(1)).join(' → ') : '—'), ''],

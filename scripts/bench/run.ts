@@ -18,6 +18,7 @@ import { comparisonQueries, structuredQueries, wordQueries } from './queries.ts'
 import { FILTERED_PAGE, SHARED_LINK, WORDS_PAGE, type SizeFigures } from './report.ts';
 import { writePagefindIndex, writePagefindPage, type PagefindIndexFigures } from './pagefind.ts';
 import { comparePagefind } from './compare.ts';
+import { readPhases } from '../../src/build/phases.ts';
 
 export interface RunSettings {
   project: string;
@@ -92,6 +93,12 @@ function baselineQuery(params: string, core: CoreFile, pageSize: number): Baseli
   };
 }
 
+/** The phases a build said it spent its time in (src/build/phases.ts), when it said them. */
+function phasesOf(output: string) {
+  const phases = readPhases(output);
+  return phases ? { phases } : {};
+}
+
 /** A topic edited as a visitor would: a paragraph added to its post, and its activity date moved to the corpus's last day. */
 function editTopic(corpusDir: string, topic: SiteContent['topics'][number], day: string): void {
   const file = join(corpusDir, topic.file);
@@ -124,7 +131,7 @@ async function rebuildFigures(figures: SizeFigures, content: SiteContent, corpus
   settings.log(`${figures.size}: rebuild after editing ${topic.file}`);
   editTopic(corpusDir, topic, settings.end);
   const rebuild = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs);
-  figures.rebuild = { seconds: rebuild.seconds, peakRss: rebuild.peakRss };
+  figures.rebuild = { seconds: rebuild.seconds, peakRss: rebuild.peakRss, ...phasesOf(rebuild.output) };
   const page = readFileSync(join(siteDir, 'topics', topic.slug, 'index.html'), 'utf8');
   if (!page.includes('added for the rebuild benchmark')) figures.notes.push(`the rebuild did not update /topics/${topic.slug}/`);
   if (!(await replacedOutputsGone(siteDir, settings.stepTimeoutMs))) figures.notes.push('the output the rebuild replaced was still being deleted during the next steps');
@@ -183,7 +190,7 @@ export async function runSize(size: number, settings: RunSettings): Promise<Size
     if (size <= settings.fullBuildMax) {
       log(`${size}: full build (npm run build -- --content … --out …)`);
       const clean = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs);
-      figures.build = { seconds: clean.seconds, peakRss: clean.peakRss, ...siteSize(siteDir) };
+      figures.build = { seconds: clean.seconds, peakRss: clean.peakRss, ...siteSize(siteDir), ...phasesOf(clean.output) };
       await hugoFigures(figures, corpusDir, join(dir, 'hugo'), settings);
       const took = clean.seconds;
       const differ = indexDifferences(siteDir, searchIndexOf(content));

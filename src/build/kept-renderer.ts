@@ -20,7 +20,7 @@ import type { AstroConfig, AstroPrerenderer, RouteData } from 'astro';
 import { writeFileAtomic } from '../cli/atomic-file.ts';
 import { carryOver } from './cache.ts';
 import { sameFile, type FolderFiles, type FolderListing } from './folder-files.ts';
-import { finishBuild, prepareBuild, withOutputLock, type Build, type BuildSettings } from './pipeline.ts';
+import { finishBuild, pagesStarting, prepareBuild, withOutputLock, type Build, type BuildSettings } from './pipeline.ts';
 import type { ModuleGraph } from './module-preloads.ts';
 import { publicFiles, STATUS_PAGES, writingPrerenderer, type PageFiles } from './prerenderer.ts';
 import { writer } from './write-files.ts';
@@ -177,6 +177,7 @@ async function renderPages(app: BundleApp, build: Build, kept: KeptRenderer): Pr
   const files = writer(build.fresh);
   const inPublic = publicFiles(kept.pageFiles.publicDir);
   const pages: string[] = [];
+  pagesStarting(build, false);
   await prerenderer.setup?.();
   try {
     const seen = new Set<string>();

@@ -35,6 +35,7 @@ import { noteThreadFiles, writeSitemap } from './write-files.ts';
 import { pageDates } from './page-dates.ts';
 import { finishSearchPage, restamped } from './search-page.ts';
 import { buildProgress, type Progress } from './progress.ts';
+import { phasesLine, type BuildPhases } from './phases.ts';
 import { sampleSiteWarning } from '../integration/host.ts';
 
 export interface BuildSettings {
@@ -86,6 +87,24 @@ export interface Build {
   keep: Set<string>;
   /** The caller holds the output's lock (outputLock) for the whole build. */
   outputLocked: boolean;
+  /** When each phase began (performance.now()), for the phases line (./phases.ts). */
+  marks: BuildMarks;
+}
+
+/** Times (performance.now(), ms since the process started) at which a build's phases began or ended. */
+interface BuildMarks {
+  /** prepareBuild is done: the content is read and validated, the index thread started. */
+  prepared: number;
+  /** The index thread was handed the content, and (once it has) finished the index and feeds. */
+  threadStarted: number;
+  threadDone?: number;
+  /** The first page is about to render, after Astro's bundling (`bundled`) or with the kept page code. */
+  rendering?: { at: number; bundled: boolean };
+}
+
+/** Notes that the pages start to render now: after Astro has bundled their code (`bundled`), or with the code the last build kept. */
+export function pagesStarting(build: Build, bundled: boolean): void {
+  build.marks.rendering ??= { at: performance.now(), bundled };
 }
 
 /** Builds of one output take turns: a build waits this long for another to finish changing it. */
@@ -123,7 +142,7 @@ export async function prepareBuild(settings: BuildSettings, previous?: FolderLis
   const siteRoot = siteRootUrl(settings.site, settings.base);
   const problems = [...settings.problems, ...siteProblems(settings.site, loaded.content.topics.some((topic) => topic.workflow)), ...loaded.problems];
   if (problems.length > 0 || !siteRoot) throw new ContentProblemsError(problems);
-  const progress = buildProgress(loaded.content.topics.length);
+  const progress = buildProgress(loaded.content.topics.length, process.stdout, started);
   progress.phase(`content read and validated: ${loaded.content.topics.length.toLocaleString('en')} topics`);
   const warning = sampleSiteWarning(settings.site);
   if (warning) console.warn(warning);
@@ -137,22 +156,37 @@ export async function prepareBuild(settings: BuildSettings, previous?: FolderLis
   const remembered = rememberedFiles(cacheDir, code);
   const madeByThread = ([file]: RememberedFile) => file.endsWith('/rss.xml') || file.startsWith(`${INDEX_FOLDER}/`);
   const inPlace = previous !== undefined;
+  const threadStarted = performance.now();
   const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace });
   store.indexAndFeeds = thread.done;
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
+  const marks: BuildMarks = { prepared: 0, threadStarted };
+  void store.indexAndFeeds.then(() => (marks.threadDone = performance.now()), () => undefined);
 
   // 4. The records, for the pages Astro renders, and the previous output's pages that may be reused.
   const reuse: PageReuse = { previous: unchangedFiles(outDir, remembered.filter((file) => !madeByThread(file)), previous), next: new Map(), reused: new Set(), carried: new Set(), inPlace, topicKeys: loaded.keys };
   Object.assign(store, { source, content: { ...loaded.content, from: source }, reuse, outcome: undefined });
   progress.phase('rendering pages; the search index and feeds in a second thread');
   progress.countPages();
-  return { settings, siteRoot, started, fresh, cacheDir, code, reuse, memory: loaded.memory, feedsWritten: thread.feedsWritten, progress, ...(previous ? { previous } : {}), keep: new Set(), outputLocked };
+  marks.prepared = performance.now();
+  return { settings, siteRoot, started, fresh, cacheDir, code, reuse, memory: loaded.memory, feedsWritten: thread.feedsWritten, progress, ...(previous ? { previous } : {}), keep: new Set(), outputLocked, marks };
 }
 
 /** Steps 5–6, once Astro has rendered `pages` (site paths): write the files Astro does not make, then swap the site in. */
 export async function finishBuild(build: Build, pages: readonly string[]): Promise<BuildOutcome> {
   const { settings, siteRoot, fresh, reuse, progress } = build;
   const store = buildStore();
+  const finishing = performance.now();
+  // Time spent waiting for the index thread: what it costs the build beyond the pages.
+  let waiting = 0;
+  const waitFor = async <T>(promise: Promise<T>): Promise<T> => {
+    const from = performance.now();
+    try {
+      return await promise;
+    } finally {
+      waiting += performance.now() - from;
+    }
+  };
   progress.phase(`${(store.rendered ?? 0).toLocaleString('en')} pages rendered, ${reuse.reused.size.toLocaleString('en')} reused; writing the search index, feeds and sitemap`);
 
   // 5. Write: the list's cache headers, the search index, tag feeds and sitemap, and the pages reused from the last build.
@@ -175,9 +209,9 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   // describe the content as read whatever becomes of the output, are remembered, and once the feeds
   // are written, the new site is listed but for its index (a walk of 190,000 files at 100,000 topics).
   rememberPosts(build.cacheDir, build.code, build.memory);
-  await build.feedsWritten;
+  await waitFor(build.feedsWritten);
   let listed = build.previous ? undefined : folderListing(fresh, INDEX_FOLDER);
-  const indexAndFeeds = await store.indexAndFeeds!;
+  const indexAndFeeds = await waitFor(store.indexAndFeeds!);
   noteThreadFiles(indexAndFeeds, reuse);
   // The search page gets the index's words.json, now that it is made, and the site's stylesheet (./search-page.ts).
   const searchPage = indexAndFeeds.words === undefined ? undefined : finishSearchPage(fresh, settings.outDir, indexAndFeeds.words);
@@ -208,8 +242,26 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   console.log(indexAndFeeds.intersections);
   console.log(sizeLine(size));
   for (const warning of warnings) console.warn(warning);
+  const phases = buildPhases(build, finishing, waiting);
+  progress.summary(phasesLine(phases));
 
-  const outcome: BuildOutcome = { outDir: settings.outDir, pages: reuse.next.size, reused: reuse.reused.size, seconds: (performance.now() - build.started) / 1000, inPlace: reuse.inPlace, output, size, warnings };
+  const outcome: BuildOutcome = { outDir: settings.outDir, pages: reuse.next.size, reused: reuse.reused.size, seconds: (performance.now() - build.started) / 1000, inPlace: reuse.inPlace, output, size, warnings, phases };
   Object.assign(store, { content: undefined, reuse: undefined, indexAndFeeds: undefined, outcome });
   return outcome;
+}
+
+/** The phases of a build that finished just now, its finishing having begun at `finishing` and waited `waiting` ms for the index thread. */
+function buildPhases({ started, marks }: Build, finishing: number, waiting: number): BuildPhases {
+  const now = performance.now();
+  const rendering = marks.rendering ?? { at: marks.prepared, bundled: false };
+  const seconds = (ms: number) => Math.max(0, ms) / 1000;
+  return {
+    start: seconds(started),
+    content: seconds(marks.prepared - started),
+    ...(rendering.bundled ? { bundling: seconds(rendering.at - marks.prepared) } : {}),
+    pages: seconds(finishing - (rendering.bundled ? rendering.at : marks.prepared)),
+    finishing: seconds(now - finishing),
+    waiting: seconds(waiting),
+    indexAndFeeds: seconds((marks.threadDone ?? now) - marks.threadStarted),
+  };
 }

@@ -13,6 +13,8 @@ export interface Progress {
   /** Starts the updating count of rendered pages (on a terminal). */
   countPages(): void;
   done(): void;
+  /** A closing line, said as the phases are: by a long build, or on a terminal. */
+  summary(text: string): void;
 }
 
 /** Called by every page's layout as it renders: the count the progress line shows. */
@@ -21,10 +23,10 @@ export function pageRendered(): void {
   if (store.reuse) store.rendered = (store.rendered ?? 0) + 1;
 }
 
-export function buildProgress(topics: number, stream: NodeJS.WriteStream = process.stdout): Progress {
+/** `started`: when the build began (performance.now()), which the phase lines count from. */
+export function buildProgress(topics: number, stream: NodeJS.WriteStream = process.stdout, started = performance.now()): Progress {
   const terminal = stream.isTTY === true;
   const speaks = terminal || topics >= LONG_BUILD_TOPICS;
-  const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
   const stopCounting = () => {
@@ -45,5 +47,9 @@ export function buildProgress(topics: number, stream: NodeJS.WriteStream = proce
       timer.unref();
     },
     done: stopCounting,
+    summary(text) {
+      stopCounting();
+      if (speaks) stream.write(`${text}\n`);
+    },
   };
 }

@@ -12,6 +12,7 @@ import type { SiteSize } from './host-limits.ts';
 import type { FolderListing } from './folder-files.ts';
 import type { SiteContent, TopicKeys } from '../content/load.ts';
 import type { IndexAndFeeds } from './index-and-feeds.ts';
+import type { BuildPhases } from './phases.ts';
 
 /** Where the content comes from and how it is read. */
 export interface ContentSource {
@@ -63,6 +64,8 @@ export interface BuildOutcome {
   /** What the site weighs and the known hosts' limits it passes (src/build/host-limits.ts). */
   size: SiteSize;
   warnings: string[];
+  /** Where its time went (./phases.ts). */
+  phases: BuildPhases;
 }
 
 interface Store {

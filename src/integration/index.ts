@@ -7,7 +7,7 @@ import { stopOnProblems } from '../cli/project.ts';
 import { publishedLists } from '../outputs/workflow-list.ts';
 import { buildStore } from '../build/store.ts';
 import { securityHeaders } from '../outputs/headers.ts';
-import { finishBuild, prepareBuild, type Build } from '../build/pipeline.ts';
+import { finishBuild, pagesStarting, prepareBuild, type Build } from '../build/pipeline.ts';
 import { writingPrerenderer } from '../build/prerenderer.ts';
 import { modulePreloadPlugin, type ModuleGraph } from '../build/module-preloads.ts';
 import { rendererKeeper, type RendererKeeper } from '../build/kept-renderer.ts';
@@ -136,15 +136,17 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
       // Pages are rendered by Astro and written by a thread of their own (src/build/prerenderer.ts).
       'astro:build:start': ({ setPrerenderer }) => {
         if (!build) return;
-        const { fresh, reuse, settings } = build;
+        const started = build;
+        const { fresh, reuse, settings } = started;
         setPrerenderer((defaults) => {
           const writing = writingPrerenderer(defaults, { outDir: fresh, ...pageFiles, modules, reuse: { from: settings.outDir, pages: reuse } });
           const keeping = keeper;
-          if (!keeping) return writing;
-          // The bundle is there while pages render; Astro deletes it before the build ends.
           return { ...writing, setup: async () => {
+            // Astro has bundled the page code: the pages render from here on.
+            pagesStarting(started, true);
             await writing.setup?.();
-            keeping.bundleWritten(join(fresh, '.prerender'), defaults);
+            // The bundle is there while pages render; Astro deletes it before the build ends.
+            keeping?.bundleWritten(join(fresh, '.prerender'), defaults);
           } };
         });
       },

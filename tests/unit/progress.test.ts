@@ -49,6 +49,21 @@ describe('buildProgress', () => {
     expect(written.slice(-2)).toEqual(['\r\x1b[K', expect.stringMatching(/\] writing the search index\n$/)]);
   });
 
+  it('says its closing line as it says its phases: in a long build, not in a small one', () => {
+    const long = stream(false);
+    buildProgress(1000, long.stream).summary('phases: start 1.0 s');
+    expect(long.written).toEqual(['phases: start 1.0 s\n']);
+    const small = stream(false);
+    buildProgress(999, small.stream).summary('phases: start 1.0 s');
+    expect(small.written).toEqual([]);
+  });
+
+  it('counts its phase lines from the start it is given', () => {
+    const { written, stream: out } = stream(false);
+    buildProgress(1000, out, performance.now() - 2500).phase('content read');
+    expect(written[0]).toMatch(/^\[tagsite +2\.5 s\] content read\n$/);
+  });
+
   it('counts nothing outside a build (astro dev renders pages too)', () => {
     pageRendered();
     expect(buildStore().rendered).toBeUndefined();

@@ -1,0 +1,40 @@
+/** Issue 22: a build says where its time went, and the bench reads that line back. */
+import { describe, expect, it } from 'vitest';
+import { phasesLine, readPhases, type BuildPhases } from '../../src/build/phases.ts';
+import { table } from '../../scripts/bench/report.ts';
+
+const full: BuildPhases = { start: 1.94, content: 2.1, bundling: 1.38, pages: 17.26, finishing: 0.8, waiting: 0.31, indexAndFeeds: 6.04 };
+
+describe('phasesLine and readPhases', () => {
+  it('says each phase in the order it runs, to a tenth of a second', () => {
+    expect(phasesLine(full)).toBe('phases: start 1.9 s · content 2.1 s · bundling 1.4 s · pages 17.3 s · finishing 0.8 s · of it waiting for the index 0.3 s · search index and feeds (second thread) 6.0 s');
+  });
+
+  it('leaves bundling out of a rebuild with the kept page code', () => {
+    const { bundling: _bundling, ...rebuild } = full;
+    expect(phasesLine(rebuild)).not.toContain('bundling');
+    expect(readPhases(phasesLine(rebuild))).toEqual({ start: 1.9, content: 2.1, pages: 17.3, finishing: 0.8, waiting: 0.3, indexAndFeeds: 6.0 });
+  });
+
+  it("reads the line back from a build's whole output", () => {
+    const output = ['[tagsite   2.1 s] content read and validated: 10,000 topics', 'site: 26,897 files, 244.7 MB, largest sitemap-0.xml (1.8 MB)', phasesLine(full), 'built /tmp/site in 22.0 s'].join('\n');
+    expect(readPhases(output)).toEqual({ start: 1.9, content: 2.1, bundling: 1.4, pages: 17.3, finishing: 0.8, waiting: 0.3, indexAndFeeds: 6.0 });
+  });
+
+  it('reads nothing from an output without the line, or with a phase missing', () => {
+    expect(readPhases('built /tmp/site in 1.0 s')).toBeUndefined();
+    expect(readPhases('phases: start 1.0 s · content 2.0 s · pages 3.0 s')).toBeUndefined();
+  });
+});
+
+describe("the bench's table", () => {
+  it('shows the phases of the clean build and of the rebuild, and pages per second', () => {
+    const { bundling: _bundling, ...rebuild } = full;
+    const lines = table([{ size: 10_000, notes: [], build: { seconds: 20, peakRss: 1e9, files: 26_000, pages: 16_000, bytes: 2e8, phases: full }, rebuild: { seconds: 4, peakRss: 5e8, phases: { ...rebuild, pages: 1.2 } } }]).split('\n');
+    const row = (label: string) => lines.filter((line) => line.startsWith(label));
+    expect(row('  pages per second')[0]).toMatch(/ 800( |$)/);
+    expect(row('  start / content / bundling / pages / finishing')[0]).toContain('1.9 / 2.1 / 1.4 / 17.3 / 0.8 s (0.3 s waiting)');
+    expect(row('  start / content / pages / finishing')[0]).toContain('1.9 / 2.1 / 1.2 / 0.8 s (0.3 s waiting)');
+    expect(row('  search index and feeds (second thread, alongside)').map((line) => /(\d+\.\d) s/.exec(line)?.[1])).toEqual(['6.0', '6.0']);
+  });
+});
