@@ -20,7 +20,7 @@ import { memberRecords } from '../outputs/member-index.ts';
 import { writer } from './write-files.ts';
 import { sameFile } from './folder-files.ts';
 import type { RememberedFile } from './cache.ts';
-import type { SiteContent } from '../content/load.ts';
+import type { SiteContent, TopicKeys } from '../content/load.ts';
 import type { Topic } from '../content/topics.ts';
 
 type IndexedContent = Pick<SiteContent, 'topics' | 'members'> & { contentTypes: SiteContent['contentTypes']['list']; canonicalOf?: ReadonlyMap<string, string> };
@@ -47,9 +47,11 @@ const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url
 /**
  * A topic's digest, made once a topic: of everything a tag feed and a tag's own search-index file
  * take from it. A file made from the same topics' digests, by the same code, is the same file.
+ * `known`: digests the build's reading of the content already made, of each whole record
+ * (src/content/load.ts TopicKeys), which cover all of that and more; they are taken as they are.
  */
-export function topicDigests(): (topic: Topic) => string {
-  const digests = new Map<Topic, string>();
+export function topicDigests(known?: ReadonlyMap<Topic, string>): (topic: Topic) => string {
+  const digests = new Map<Topic, string>(known);
   return (topic) => {
     let digest = digests.get(topic);
     if (digest === undefined) {
@@ -172,7 +174,7 @@ export interface IndexAndFeedsThread {
    * Builds the index and the tag feeds of `content` and writes them into `outDir` (under
    * INDEX_FOLDER and tags/); the topics are sent without their HTML, which neither uses.
    */
-  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles): IndexAndFeedsRun;
+  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles, keys?: TopicKeys): IndexAndFeedsRun;
 }
 
 /** What the thread says: that the feeds are written, then what it made. */
@@ -188,8 +190,10 @@ export function indexAndFeedsThread(): IndexAndFeedsThread {
   let failure: Error | undefined;
   worker.once('error', (error: Error) => (failure ??= error));
   return {
-    run(content, outDir, feedSettings, previous) {
+    run(content, outDir, feedSettings, previous, keys) {
       const topics = content.topics.map(({ html: _html, ...topic }) => ({ ...topic, html: '' }) satisfies Topic);
+      // The records' keys, by position: a Map keyed by records does not cross to the thread.
+      const recordKeys = keys ? content.topics.map((topic) => keys.get(topic) ?? '') : [];
       worker.ref();
       let feedsAreWritten = () => {};
       const feeds = new Promise<void>((resolve) => (feedsAreWritten = resolve));
@@ -201,7 +205,7 @@ export function indexAndFeedsThread(): IndexAndFeedsThread {
           void worker.terminate();
         });
         worker.once('error', reject);
-        worker.postMessage({ topics, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds: feedSettings, previous, outDir } satisfies WorkData);
+        worker.postMessage({ topics, recordKeys, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds: feedSettings, previous, outDir } satisfies WorkData);
       });
       // A thread that fails before the feeds are written fails the build through `done`: this only stops waiting.
       return { feedsWritten: Promise.race([feeds, done.then(() => undefined, () => undefined)]), done };
@@ -209,7 +213,8 @@ export function indexAndFeedsThread(): IndexAndFeedsThread {
   };
 }
 
-type WorkData = IndexedContent & { feeds: FeedSettings; previous: PreviousFiles; outDir: string };
+/** `recordKeys`: each topic's record key, by position ('' where the reading gave none). */
+type WorkData = IndexedContent & { recordKeys: string[]; feeds: FeedSettings; previous: PreviousFiles; outDir: string };
 
 /** Writes the feeds that changed; what is kept of them is their list, not their XML. */
 async function writeFeeds(data: IndexedContent & { feeds: FeedSettings }, write: (path: string, text: string) => void, keep: KeepFile, digestOf: (topic: Topic) => string): Promise<IndexAndFeeds> {
@@ -234,8 +239,9 @@ async function work(data: WorkData, feedsWritten: () => void): Promise<IndexAndF
       return false; // gone since the build looked: made again
     }
   };
-  // The feeds and the per-tag index files are keyed by what they are made from, each topic by its digest.
-  const digestOf = topicDigests();
+  // The feeds and the per-tag index files are keyed by what they are made from, each topic by its
+  // digest: its record's key where the build's reading made one (most topics, digested no more).
+  const digestOf = topicDigests(new Map(data.recordKeys.flatMap((key, i) => (key ? [[data.topics[i]!, key] as const] : []))));
   // The feeds' XML (about 200 MB at 100,000 topics) is let go before the index is built.
   const made = await writeFeeds(data, folder.write, keep, digestOf);
   feedsWritten();
