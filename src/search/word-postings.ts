@@ -36,6 +36,9 @@ export function* wordPostings(topics: readonly Topic[]): Generator<TermPostings>
   const ids = new Map<string, number>();
   const names: string[] = [];
   const df = new IntList();
+  /** Per term id: how many topics hold it in the title, and how many numbers its positions take. */
+  const titleDf = new IntList();
+  const placeCount = new IntList();
   const postingTerm = new IntList();
   const postingOrdinal = new IntList();
   /** A posting's first number in `positions`, its title flag in the lowest bit (start × 2 + inTitle). */
@@ -58,6 +61,8 @@ export function* wordPostings(topics: readonly Topic[]): Generator<TermPostings>
         ids.set(term, (id = names.length));
         names.push(term);
         df.push(0);
+        titleDf.push(0);
+        placeCount.push(0);
         seenIn.push(0);
         slotOf.push(0);
       }
@@ -89,6 +94,8 @@ export function* wordPostings(topics: readonly Topic[]): Generator<TermPostings>
       const id = slotTerm.items[slot]!;
       const inTitle = titles[slot]! > 0 ? 1 : 0;
       df.items[id]!++;
+      titleDf.items[id]! += inTitle;
+      placeCount.items[id]! += 1 + inTitle + titles[slot]! + posts[slot]!;
       postingTerm.push(id);
       postingOrdinal.push(ordinal);
       postingStart.push(positions.length * 2 + inTitle);
@@ -109,17 +116,20 @@ export function* wordPostings(topics: readonly Topic[]): Generator<TermPostings>
   for (let p = 0; p < postingTerm.length; p++) byTerm[filled[postingTerm.items[p]!]!++] = p;
   const end = (p: number) => (p + 1 < postingStart.length ? postingStart.items[p + 1]! >> 1 : positions.length);
   const order = names.map((_, id) => id).sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
+  // Each list is made at its final length (its counts are known), not grown as it is filled.
   for (const id of order) {
-    const all: number[] = [];
-    const title: number[] = [];
-    const places: number[] = [];
-    for (let k = first[id]!; k < first[id + 1]!; k++) {
+    const all: number[] = new Array(df.items[id]!);
+    const title: number[] = new Array(titleDf.items[id]!);
+    const places: number[] = new Array(placeCount.items[id]!);
+    let titles = 0;
+    let placed = 0;
+    for (let k = first[id]!, n = 0; k < first[id + 1]!; k++, n++) {
       const p = byTerm[k]!;
       const ordinal = postingOrdinal.items[p]!;
       const start = postingStart.items[p]!;
-      all.push(ordinal);
-      if (start & 1) title.push(ordinal);
-      for (let i = start >> 1; i < end(p); i++) places.push(positions.items[i]!);
+      all[n] = ordinal;
+      if (start & 1) title[titles++] = ordinal;
+      for (let i = start >> 1, last = end(p); i < last; i++) places[placed++] = positions.items[i]!;
     }
     yield { term: names[id]!, all, title, positions: places };
   }
