@@ -154,7 +154,7 @@ export async function rebuildContent(folder: string, kept: KeptRenderer, content
 
   return withOutputLock(settings.root, settings.outDir, async () => {
     const stamped = lastOutput();
-    const build = await prepareBuild({ ...settings, contentDir, clean: false }, stamped?.outDir === settings.outDir ? stamped : undefined, true);
+    const build = await prepareBuild({ ...settings, contentDir, clean: false }, stamped?.outDir === settings.outDir ? stamped : undefined);
     const pages = await renderPages(app, build, kept);
     const assets = kept.assets.map(([path]) => path);
     if (build.previous) for (const path of assets) build.keep.add(path);

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadContentInParallel, type RenderMemory } from '../content/load.ts';
 import { ContentProblemsError, type Problem } from '../content/problems.ts';
 import type { Limits } from '../content/limits.ts';
@@ -29,7 +29,7 @@ import { INDEX_FOLDER, indexAndFeedsThread } from './index-and-feeds.ts';
 import { buildStore, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
 import { removeDeadWorkFolders, swapIn, workFolder } from './swap.ts';
 import { outputLock, updateInPlace } from './in-place.ts';
-import { withLock } from '../cli/lock.ts';
+import { takeLock, withLock } from '../cli/lock.ts';
 import type { FolderListing } from './folder-files.ts';
 import { noteThreadFiles, writeSitemap } from './write-files.ts';
 import { pageDates } from './page-dates.ts';
@@ -85,8 +85,6 @@ export interface Build {
   previous?: FolderListing;
   /** Files of the output kept as they are besides the pages, feeds and index files (a rebuild's browser files). */
   keep: Set<string>;
-  /** The caller holds the output's lock (outputLock) for the whole build. */
-  outputLocked: boolean;
   /** When each phase began (performance.now()), for the phases line (./phases.ts). */
   marks: BuildMarks;
 }
@@ -110,17 +108,28 @@ export function pagesStarting(build: Build, bundled: boolean): void {
 /** Builds of one output take turns: a build waits this long for another to finish changing it. */
 const OUTPUT_LOCK = { waitMs: 60 * 60_000, staleMs: 24 * 60 * 60_000 };
 
-/** Runs `work` while this build holds the lock of `outDir` (builds of one output take turns in changing it). */
+/**
+ * Runs `work` while this build holds the lock of `outDir`: builds of one output take turns, from
+ * before one looks at what the output holds (the pages it may reuse) until its site is in place.
+ */
 export function withOutputLock<T>(root: string, outDir: string, work: () => T | Promise<T>): Promise<T> {
+  mkdirSync(join(root, '.tagsite-build'), { recursive: true });
   return withLock(outputLock(root, outDir), work, OUTPUT_LOCK);
+}
+
+/** Takes the lock of `outDir` as withOutputLock does, for a build run by Astro's hooks; returns what releases it. */
+export function holdOutputLock(root: string, outDir: string): Promise<() => void> {
+  mkdirSync(join(root, '.tagsite-build'), { recursive: true });
+  return takeLock(outputLock(root, outDir), OUTPUT_LOCK);
 }
 
 /**
  * Steps 1–4: load and validate everything, hand the records to the pages, start the worker. Throws
- * every problem at once. With `previous` (the output as the last build left it, checked by the
- * caller under the output's lock) the output is updated in place.
+ * every problem at once. The caller holds the output's lock (withOutputLock, holdOutputLock) until
+ * finishBuild is done. With `previous` (the output as the last build left it, checked by the caller
+ * under that lock) the output is updated in place.
  */
-export async function prepareBuild(settings: BuildSettings, previous?: FolderListing, outputLocked = false): Promise<Build> {
+export async function prepareBuild(settings: BuildSettings, previous?: FolderListing): Promise<Build> {
   const started = performance.now();
   const { root, contentDir, outDir } = settings;
   removeDeadWorkFolders(root);
@@ -169,7 +178,7 @@ export async function prepareBuild(settings: BuildSettings, previous?: FolderLis
   progress.phase('rendering pages; the search index and feeds in a second thread');
   progress.countPages();
   marks.prepared = performance.now();
-  return { settings, siteRoot, started, fresh, cacheDir, code, reuse, memory: loaded.memory, feedsWritten: thread.feedsWritten, progress, ...(previous ? { previous } : {}), keep: new Set(), outputLocked, marks };
+  return { settings, siteRoot, started, fresh, cacheDir, code, reuse, memory: loaded.memory, feedsWritten: thread.feedsWritten, progress, ...(previous ? { previous } : {}), keep: new Set(), marks };
 }
 
 /** Steps 5–6, once Astro has rendered `pages` (site paths): write the files Astro does not make, then swap the site in. */
@@ -226,12 +235,8 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
     output = updateInPlace(fresh, settings.outDir, build.previous, new Set([...reuse.next.keys(), ...build.keep]));
   } else {
     output = withFolder(listed!, INDEX_FOLDER, folderListing(join(fresh, INDEX_FOLDER)));
-    const swap = () => {
-      forgetPages(build.cacheDir);
-      swapIn(fresh, settings.outDir);
-    };
-    if (build.outputLocked) swap();
-    else await withOutputLock(settings.root, settings.outDir, swap);
+    forgetPages(build.cacheDir);
+    swapIn(fresh, settings.outDir);
   }
   const size = measureSite(output.files);
   const warnings = [...hostLimitWarnings(size), ...(redirectsWarning ? [redirectsWarning] : [])];

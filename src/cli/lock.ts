@@ -85,6 +85,19 @@ function takeFree(path: string): void {
 
 /** Runs `work` while holding the lock file at `path`; the lock is removed afterwards, also when `work` throws. */
 export async function withLock<T>(path: string, work: () => T | Promise<T>, options: LockOptions = {}): Promise<T> {
+  const release = await takeLock(path, options);
+  try {
+    return await work();
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Takes the lock file at `path`, waiting for another run as withLock does, for work that spans
+ * more than one call (a build's steps, run by Astro's hooks); returns what removes it.
+ */
+export async function takeLock(path: string, options: LockOptions = {}): Promise<() => void> {
   const { waitMs = 10_000, staleMs = 10 * 60_000 } = options;
   const deadline = Date.now() + waitMs;
   for (;;) {
@@ -101,9 +114,5 @@ export async function withLock<T>(path: string, work: () => T | Promise<T>, opti
       await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 50));
     }
   }
-  try {
-    return await work();
-  } finally {
-    rmSync(path, { force: true });
-  }
+  return () => rmSync(path, { force: true });
 }

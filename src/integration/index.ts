@@ -7,7 +7,7 @@ import { stopOnProblems } from '../cli/project.ts';
 import { publishedLists } from '../outputs/workflow-list.ts';
 import { buildStore } from '../build/store.ts';
 import { securityHeaders } from '../outputs/headers.ts';
-import { finishBuild, pagesStarting, prepareBuild, type Build } from '../build/pipeline.ts';
+import { finishBuild, holdOutputLock, pagesStarting, prepareBuild, type Build } from '../build/pipeline.ts';
 import { writingPrerenderer } from '../build/prerenderer.ts';
 import { modulePreloadPlugin, type ModuleGraph } from '../build/module-preloads.ts';
 import { rendererKeeper, type RendererKeeper } from '../build/kept-renderer.ts';
@@ -47,6 +47,8 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
   const lists = publishedLists(resolved.workflows);
   const listPaths = lists.map(({ path }) => path);
   let build: Build | undefined;
+  /** Releases the output's lock, held from before the build looks at the output until its site is in place. */
+  let releaseOutput: (() => void) | undefined;
   let keeper: RendererKeeper | undefined;
   let contentDir = '';
   let pageFiles = { base: '/', format: 'directory', publicDir: '' };
@@ -70,9 +72,13 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
         if (command === 'build') {
           // `npm run build` keeps the page code for its next build (src/build/kept-renderer.ts).
           keeper = request.keepRenderer ? rendererKeeper(request.keepRenderer.folder, request.keepRenderer.inputs) : undefined;
+          const outDir = resolve(fileURLToPath(config.outDir));
+          // Builds of one output take turns: the pages this one reuses stay as it found them until its swap.
+          // (A build that stops leaves the lock to its process: the next build takes it over once that is gone.)
+          releaseOutput = await holdOutputLock(root, outDir);
           build = await stopOnProblems(prepareBuild({
             root,
-            outDir: resolve(fileURLToPath(config.outDir)),
+            outDir,
             contentDir,
             clean: request.clean ?? false,
             siteTitle: resolved.title,
@@ -164,10 +170,15 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
       },
       'astro:build:done': async ({ pages }) => {
         if (!build) return;
-        const outcome = await finishBuild(build, pages.map(({ pathname }) => `/${pathname}`));
-        keeper?.built(build, outcome, modules);
-        build = undefined;
-        keeper = undefined;
+        try {
+          const outcome = await finishBuild(build, pages.map(({ pathname }) => `/${pathname}`));
+          keeper?.built(build, outcome, modules);
+        } finally {
+          releaseOutput?.();
+          releaseOutput = undefined;
+          build = undefined;
+          keeper = undefined;
+        }
       },
     },
   };

@@ -3,15 +3,18 @@
  * from the previous output, and the result is exactly what a clean build of the same content makes.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { projectRoot, runScript, type ScriptResult } from '../helpers/cli.ts';
+import { projectRoot, runNode, runScript, type ScriptResult } from '../helpers/cli.ts';
 import { copyOfSampleContent } from '../helpers/build.ts';
 import { editJson } from './fixture-copies.ts';
 import { loadContent } from '../../src/content/load.ts';
 import { searchIndexFiles, tagFeedFiles } from '../../src/build/index-and-feeds.ts';
 import { rendererFolder } from '../../src/build/unchanged.ts';
+import { takeLock } from '../../src/cli/lock.ts';
+import { outputLock } from '../../src/build/in-place.ts';
+import { workFolder } from '../../src/build/swap.ts';
 import { DomUtils, parseDocument } from 'htmlparser2';
 
 const content = copyOfSampleContent('rebuild');
@@ -189,6 +192,32 @@ describe('rebuilding into the same output folder', () => {
     const clean = join(outputs, 'clean-after-kept');
     await build(clean, {}, ['--clean']);
     expectSameSite(site, clean);
+  });
+
+  it('takes the output in turn before it looks at it, also in a build with Astro: the pages it reuses stay as it found them', async () => {
+    await build(site);
+    // Without the kept page code the next build runs Astro, and reuses the unchanged pages of the output.
+    rmSync(rendererFolder(projectRoot, content, site), { recursive: true, force: true });
+    const topic = topicFile('clipboard-action-strips-formatting.md');
+    writeFileSync(topic, `${readFileSync(topic, 'utf8')}\nEdited while another build held the output.\n`);
+    const release = await takeLock(outputLock(projectRoot, site));
+    let pid = 0;
+    const running = runNode(['--experimental-strip-types', '--no-warnings', 'scripts/build.ts', '--content', content, '--out', site], { spawned: (id) => (pid = id) });
+    let started = false;
+    try {
+      // The build's work folder would hold the new site: none while the other holds the output.
+      for (const until = Date.now() + 12_000; Date.now() < until && !started; await new Promise((wait) => setTimeout(wait, 100))) {
+        started = pid > 0 && existsSync(workFolder(projectRoot, pid));
+      }
+    } finally {
+      release();
+    }
+    expect(started).toBe(false);
+    const result = await running;
+    expect(result.code, result.stderr).toBe(0);
+    expect(withKeptCode(result)).toBe(false);
+    expect(reusedCount(result)).toBeGreaterThan(0);
+    expect(readFileSync(join(site, 'topics', 'clipboard-action-strips-formatting', 'index.html'), 'utf8')).toContain('Edited while another build held the output.');
   });
 
   it('renders every page again when the code or the configuration changed (here: the base path)', async () => {

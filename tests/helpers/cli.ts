@@ -28,8 +28,8 @@ export function runScript(script: string, args: string[] = [], env: Record<strin
   return runNode(['--experimental-strip-types', '--no-warnings', `scripts/${script}.ts`, ...args], { env, ...(input === undefined ? {} : { input }) });
 }
 
-/** Runs Node with `args` in `cwd` (default: the project root) and collects its output. */
-export function runNode(args: string[], { cwd = projectRoot, env = {}, input }: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {}): Promise<ScriptResult> {
+/** Runs Node with `args` in `cwd` (default: the project root) and collects its output; `spawned` is told its process id. */
+export function runNode(args: string[], { cwd = projectRoot, env = {}, input, spawned }: { cwd?: string; env?: Record<string, string | undefined>; input?: string; spawned?: (pid: number) => void } = {}): Promise<ScriptResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd,
@@ -40,6 +40,7 @@ export function runNode(args: string[], { cwd = projectRoot, env = {}, input }: 
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    if (child.pid !== undefined) spawned?.(child.pid);
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(input ?? '');

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { withLock, LockBusyError } from '../../src/cli/lock.ts';
+import { takeLock, withLock, LockBusyError } from '../../src/cli/lock.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tagsite-lock-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -95,5 +95,18 @@ describe('withLock', () => {
     const lock = join(scratch, 'throws.lock');
     await expect(withLock(lock, () => { throw new Error('boom'); })).rejects.toThrow('boom');
     expect(existsSync(lock)).toBe(false);
+  });
+});
+
+describe('takeLock', () => {
+  it('holds the lock across calls until its release is called', async () => {
+    const lock = join(scratch, 'held-across.lock');
+    const release = await takeLock(lock);
+    expect(existsSync(lock)).toBe(true);
+    await expect(takeLock(lock, { waitMs: 150 })).rejects.toBeInstanceOf(LockBusyError);
+    release();
+    expect(existsSync(lock)).toBe(false);
+    const again = await takeLock(lock, { waitMs: 150 });
+    again();
   });
 });
