@@ -61,6 +61,8 @@ describe('astro build', () => {
     // Nothing is left of the build's own folders.
     expect(readdirSync(project).filter((name) => name.startsWith('.dist.building'))).toEqual([]);
     expect(readdirSync(join(project, '.tagsite-build')).filter((name) => /^\d+$/.test(name))).toEqual([]);
+    // npm run build keeps Node's compiled modules for the next build (scripts/build.ts).
+    expect(readdirSync(join(project, '.tagsite-build', 'compile-cache'), { recursive: true }).length).toBeGreaterThan(10);
   });
 
   it('on a broken topic prints every problem in one line each, exits non-zero and leaves dist/ byte for byte as it was', async () => {
