@@ -5,7 +5,7 @@
 
 /** Seconds of each phase. The index thread works alongside the pages: its time is not added to the others. */
 export interface BuildPhases {
-  /** From the process's start to the build's: Node, the build script, Astro and its config (or the kept page code). */
+  /** From the process's start to the build's: Node, the build script, Astro and its config (or the kept page code), and any wait for another build of the same output. */
   start: number;
   /** Reading and validating the content. */
   content: number;
