@@ -142,14 +142,14 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
       // Pages are rendered by Astro and written by a thread of their own (src/build/prerenderer.ts).
       'astro:build:start': ({ setPrerenderer }) => {
         if (!build) return;
-        const started = build;
-        const { fresh, reuse, settings } = started;
+        const running = build;
+        const { fresh, reuse, settings } = running;
         setPrerenderer((defaults) => {
           const writing = writingPrerenderer(defaults, { outDir: fresh, ...pageFiles, modules, reuse: { from: settings.outDir, pages: reuse } });
           const keeping = keeper;
           return { ...writing, setup: async () => {
             // Astro has bundled the page code: the pages render from here on.
-            pagesStarting(started, true);
+            pagesStarting(running, true);
             await writing.setup?.();
             // The bundle is there while pages render; Astro deletes it before the build ends.
             keeping?.bundleWritten(join(fresh, '.prerender'), defaults);
