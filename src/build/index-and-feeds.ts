@@ -51,9 +51,9 @@ const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url
  * (src/content/load.ts TopicKeys), which cover all of that and more; they are taken as they are.
  */
 export function topicDigests(known?: ReadonlyMap<Topic, string>): (topic: Topic) => string {
-  const digests = new Map<Topic, string>(known);
+  const digests = new Map<Topic, string>();
   return (topic) => {
-    let digest = digests.get(topic);
+    let digest = known?.get(topic) ?? digests.get(topic);
     if (digest === undefined) {
       const { slug, title, excerpt, author, createdMs, updatedMs, replies, views, contentType, tags } = topic;
       digests.set(topic, (digest = sha1(JSON.stringify([slug, title, excerpt, author, createdMs, updatedMs, replies, views, contentType, tags]))));

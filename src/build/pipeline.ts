@@ -12,7 +12,7 @@
  * changing it.
  */
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadContentInParallel, type RenderMemory } from '../content/load.ts';
 import { ContentProblemsError, type Problem } from '../content/problems.ts';
@@ -113,14 +113,19 @@ const OUTPUT_LOCK = { waitMs: 60 * 60_000, staleMs: 24 * 60 * 60_000 };
  * before one looks at what the output holds (the pages it may reuse) until its site is in place.
  */
 export function withOutputLock<T>(root: string, outDir: string, work: () => T | Promise<T>): Promise<T> {
-  mkdirSync(join(root, '.tagsite-build'), { recursive: true });
-  return withLock(outputLock(root, outDir), work, OUTPUT_LOCK);
+  return withLock(outputLockFile(root, outDir), work, OUTPUT_LOCK);
 }
 
 /** Takes the lock of `outDir` as withOutputLock does, for a build run by Astro's hooks; returns what releases it. */
 export function holdOutputLock(root: string, outDir: string): Promise<() => void> {
-  mkdirSync(join(root, '.tagsite-build'), { recursive: true });
-  return takeLock(outputLock(root, outDir), OUTPUT_LOCK);
+  return takeLock(outputLockFile(root, outDir), OUTPUT_LOCK);
+}
+
+/** The output's lock file (./in-place.ts), its folder made first (a project's first build has none yet). */
+function outputLockFile(root: string, outDir: string): string {
+  const file = outputLock(root, outDir);
+  mkdirSync(dirname(file), { recursive: true });
+  return file;
 }
 
 /**

@@ -78,6 +78,11 @@ function topicFile(name: string): string {
   return join(found.parentPath, found.name);
 }
 
+/** Adds `line` to the end of a topic file (its post). */
+function appendTo(file: string, line: string): void {
+  writeFileSync(file, `${readFileSync(file, 'utf8')}\n${line}\n`);
+}
+
 describe('rebuilding into the same output folder', () => {
   const site = join(outputs, 'site');
 
@@ -173,7 +178,7 @@ describe('rebuilding into the same output folder', () => {
 
   it("builds with Astro again when the page code kept is gone, or a browser file of the output was edited by hand", async () => {
     const topic = topicFile('clipboard-action-strips-formatting.md');
-    const edit = (line: string) => writeFileSync(topic, `${readFileSync(topic, 'utf8')}\n${line}\n`);
+    const edit = (line: string) => appendTo(topic, line);
     const folder = rendererFolder(projectRoot, content, site);
     for (const name of readdirSync(folder)) if (name.startsWith('bundle-')) rmSync(join(folder, name), { recursive: true });
     edit('Edited once the kept code was gone.');
@@ -199,7 +204,7 @@ describe('rebuilding into the same output folder', () => {
     // Without the kept page code the next build runs Astro, and reuses the unchanged pages of the output.
     rmSync(rendererFolder(projectRoot, content, site), { recursive: true, force: true });
     const topic = topicFile('clipboard-action-strips-formatting.md');
-    writeFileSync(topic, `${readFileSync(topic, 'utf8')}\nEdited while another build held the output.\n`);
+    appendTo(topic, 'Edited while another build held the output.');
     const release = await takeLock(outputLock(projectRoot, site));
     let pid = 0;
     const running = runNode(['--experimental-strip-types', '--no-warnings', 'scripts/build.ts', '--content', content, '--out', site], { spawned: (id) => (pid = id) });
@@ -283,7 +288,7 @@ describe('a content rebuild of an output still as the last build left it', () =>
   it('replaces the output whole when a file was put into it by hand since', async () => {
     writeFileSync(join(site, 'tags', 'put-here-by-hand.txt'), 'not the build’s');
     const edited = topicFile('clipboard-action-strips-formatting.md');
-    writeFileSync(edited, `${readFileSync(edited, 'utf8')}\nEdited once more.\n`);
+    appendTo(edited, 'Edited once more.');
     const rebuilt = await build(site);
     expect(withKeptCode(rebuilt)).toBe(true);
     expect(inPlace(rebuilt)).toBe(false);
@@ -295,7 +300,7 @@ describe('a content rebuild of an output still as the last build left it', () =>
   it('takes turns with another build of the same output: both finish, and the output is a clean build of the content', async () => {
     await build(site);
     const edited = topicFile('clipboard-action-strips-formatting.md');
-    writeFileSync(edited, `${readFileSync(edited, 'utf8')}\nEdited before two builds at once.\n`);
+    appendTo(edited, 'Edited before two builds at once.');
     const results = await Promise.all([build(site), build(site)]);
     expect(results.filter(withKeptCode)).toHaveLength(2);
     await build(clean, {}, ['--clean']);
