@@ -74,9 +74,11 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
           keeper = request.keepRenderer ? rendererKeeper(request.keepRenderer.folder, request.keepRenderer.inputs) : undefined;
           const outDir = resolve(fileURLToPath(config.outDir));
           // Builds of one output take turns: the pages this one reuses stay as it found them until its swap.
-          // (A build that stops leaves the lock to its process: the next build takes it over once that is gone.)
-          releaseOutput = await holdOutputLock(root, outDir);
-          build = await stopOnProblems(prepareBuild({
+          // A build that stops on problems gives the lock back; one that fails later leaves it to its
+          // process, and the next build takes it over once that is gone.
+          const release = await holdOutputLock(root, outDir);
+          releaseOutput = release;
+          const prepared = prepareBuild({
             root,
             outDir,
             contentDir,
@@ -91,7 +93,12 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
             securityHeaders: securityHeaders({ topicImages: resolved.topicImages, connect: [resolved.workflows.primaryUrl, resolved.workflows.backupUrl], images: [resolved.workflows.screenshotBase], inlineScripts: [FIRST_PAINT_SCRIPT] }),
             problems: problems.map((problem) => ({ ...problem, file: request.configFile ?? problem.file })),
             configDigest: JSON.stringify([resolved, config.site ?? '', config.base, config.trailingSlash, config.build.format]),
-          }));
+          });
+          prepared.catch(() => {
+            release();
+            releaseOutput = undefined;
+          });
+          build = await stopOnProblems(prepared);
           // Astro renders into the build's own folder; the site takes the output's place when complete.
           // The folder is new, and the search index is already being written into it: Astro must not empty it.
           updateConfig({ outDir: pathToFileURL(`${build.fresh}/`), cacheDir: pathToFileURL(`${build.cacheDir}/astro/`), vite: { build: { emptyOutDir: false } } });

@@ -77,6 +77,8 @@ describe('astro build', () => {
       expect(lines.map((line) => PROBLEM_LINE.exec(line)?.groups?.field)).toEqual(['title', 'created', 'forum', 'replies']);
       expect(result.stderr).not.toMatch(/^\s+at /m); // no stack trace
       expect(digests(join(project, 'dist'))).toEqual(before);
+      // It gave back the output's lock (src/build/in-place.ts outputLock) before it stopped.
+      expect(readdirSync(join(project, '.tagsite-build')).filter((name) => name.startsWith('output-') && name.endsWith('.lock'))).toEqual([]);
     } finally {
       rmSync(topic);
     }
