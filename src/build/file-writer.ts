@@ -6,6 +6,7 @@
  * rendering thread goes on; it also hard-links the pages a rebuild reuses from the previous output.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { THREAD_LIMITS } from './threads.ts';
 import { writer } from './write-files.ts';
 
 /** Files waiting for the writer beyond which `write` waits: bounds the memory a slow disk can take. */
@@ -36,7 +37,7 @@ interface WriterMessage {
 
 /** A writer thread for the files of `outDir`. */
 export function fileWriterThread(outDir: string): FileWriter {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { fileWriterFolder: outDir } });
+  const worker = new Worker(new URL(import.meta.url), { workerData: { fileWriterFolder: outDir }, resourceLimits: THREAD_LIMITS });
   let sent = 0;
   let written = 0;
   let failure: Error | undefined;

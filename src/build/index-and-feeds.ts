@@ -18,6 +18,7 @@ import { feedPath, intersectionFeedPath } from '../model/urls.ts';
 import { intersectionReport, intersectionTopics, pairCounts, pairKey, planIntersections } from '../model/intersections.ts';
 import { memberRecords } from '../outputs/member-index.ts';
 import { writer } from './write-files.ts';
+import { THREAD_LIMITS } from './threads.ts';
 import { sameFile } from './folder-files.ts';
 import type { RememberedFile } from './cache.ts';
 import type { SiteContent, TopicKeys } from '../content/load.ts';
@@ -72,11 +73,16 @@ export function tagFileKeys(contentTypes: IndexedContent['contentTypes'], digest
   return (tag, topics) => sha1(JSON.stringify([types, tag, topics.map(digestOf)]));
 }
 
-/** A tag's feed as written into the site: its file, the key it is reused by, its XML (none when kept from the previous output). */
+/**
+ * A tag's feed as written into the site: its file, the key it is reused by, and its XML, which is
+ * none when the feed was kept from the previous output or handed to `write` as it was made.
+ */
 export interface FeedFile {
   file: string;
   key: string;
   xml?: string;
+  /** Handed to tagFeedFiles' `write`. */
+  written?: true;
 }
 
 /** Puts the previous output's `file` into the new site if its key was `key`; says whether it did. */
@@ -90,6 +96,11 @@ export interface FeedOptions {
   canonicalOf?: ReadonlyMap<string, string>;
   /** The `intersections` option: which pairs of tags get a page, and so a feed. */
   intersections?: { minTopics: number; maxPages: number };
+  /**
+   * Takes each feed's XML as soon as it is made, instead of the list (a big site's feeds are
+   * hundreds of megabytes, which a thread that holds them all keeps the room for till it ends).
+   */
+  write?: (file: string, xml: string) => void;
 }
 
 /**
@@ -113,7 +124,11 @@ export async function tagFeedFiles(topics: readonly Topic[], options: FeedOption
     // The feed's address is percent-encoded (`/tags/%E6%97%A5…/rss.xml`); its file is not.
     const file = decodeURI(path).slice(1);
     const key = sha1(JSON.stringify({ ...head, items: newest.map(digestOf) }));
-    feeds.push(keep?.(file, key) ? { file, key } : { file, key, xml: await getRssString({ ...head, items: newest.map(itemOf) }) });
+    if (keep?.(file, key)) return void feeds.push({ file, key });
+    const xml = await getRssString({ ...head, items: newest.map(itemOf) });
+    if (!options.write) return void feeds.push({ file, key, xml });
+    options.write(file, xml);
+    feeds.push({ file, key, written: true });
   };
   const byTag = topicsByTag(topics);
   const synonymsOf = new Map<string, string[]>();
@@ -185,7 +200,7 @@ type ThreadMessage = { feedsWritten: true } | { made: IndexAndFeeds };
  * `run`. Until then it keeps no process alive (a build that stops on a problem just ends).
  */
 export function indexAndFeedsThread(): IndexAndFeedsThread {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { indexAndFeeds: true } });
+  const worker = new Worker(new URL(import.meta.url), { workerData: { indexAndFeeds: true }, resourceLimits: THREAD_LIMITS });
   worker.unref();
   let failure: Error | undefined;
   worker.once('error', (error: Error) => (failure ??= error));
@@ -216,11 +231,10 @@ export function indexAndFeedsThread(): IndexAndFeedsThread {
 /** `recordKeys`: each topic's record key, by position ('' where the reading gave none). */
 type WorkData = IndexedContent & { recordKeys: string[]; feeds: FeedSettings; previous: PreviousFiles; outDir: string };
 
-/** Writes the feeds that changed; what is kept of them is their list, not their XML. */
+/** Writes the feeds that changed, each as it is made; what is kept of them is their list, not their XML. */
 async function writeFeeds(data: IndexedContent & { feeds: FeedSettings }, write: (path: string, text: string) => void, keep: KeepFile, digestOf: (topic: Topic) => string): Promise<IndexAndFeeds> {
-  const { feeds: files, intersections } = await tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf }, keep, digestOf);
-  for (const { file, xml } of files) if (xml !== undefined) write(file, xml);
-  return { files: files.map(({ file, key, xml }) => ({ file, key, written: xml !== undefined })), intersections };
+  const { feeds: files, intersections } = await tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf, write }, keep, digestOf);
+  return { files: files.map(({ file, key, written }) => ({ file, key, written: written ?? false })), intersections };
 }
 
 async function work(data: WorkData, feedsWritten: () => void): Promise<IndexAndFeeds> {
@@ -242,7 +256,6 @@ async function work(data: WorkData, feedsWritten: () => void): Promise<IndexAndF
   // The feeds and the per-tag index files are keyed by what they are made from, each topic by its
   // digest: its record's key where the build's reading made one (most topics, digested no more).
   const digestOf = topicDigests(new Map(data.recordKeys.flatMap((key, i) => (key ? [[data.topics[i]!, key] as const] : []))));
-  // The feeds' XML (about 200 MB at 100,000 topics) is let go before the index is built.
   const made = await writeFeeds(data, folder.write, keep, digestOf);
   feedsWritten();
   // Each file is written as it is made and let go: a big site's index is never held whole. A

@@ -1,7 +1,9 @@
-/** A worker thread of loadContentInParallel (content.ts): reads its share of the topic files. */
+/** A worker thread of loadContentInParallel (./load.ts, ./reading-thread.ts): reads its share of the topic files. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { readTopicFiles, type RenderMemory } from './load.ts';
+import { withoutPostCopies } from './reading-thread.ts';
 import type { TopicContext } from './topics.ts';
 
 const { root, files, context, memory } = workerData as { root: string; files: string[]; context: TopicContext; memory: RenderMemory };
-parentPort!.postMessage(readTopicFiles(root, files, context, memory));
+// Each post once: the main thread puts it back into its topic.
+parentPort!.postMessage(withoutPostCopies(readTopicFiles(root, files, context, memory)));

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { join, relative } from 'node:path';
 import { isProblem, readJsonFile, type JsonFile } from './json-file.ts';
 import { readContentTypes, type ContentTypeIndex } from './content-types.ts';
@@ -17,6 +16,7 @@ import { readSourceText } from './source-text.ts';
 import { oldAddresses, SITE_SECTIONS, type OldAddress } from './aliases.ts';
 import { memberKey } from '../model/members.ts';
 import { contentFolderProblem, linkProblem, realContentFolder, toPosix, topicFiles } from './content-files.ts';
+import { readInThread } from './reading-thread.ts';
 
 /** Everything a site is built from, validated and normalised. */
 export interface SiteContent {
@@ -89,7 +89,7 @@ export type RenderMemory = Map<string, RememberedPost>;
 export type TopicKeys = Map<Topic, string>;
 
 /** What one topic file gave: the topic or its problems, and its rendering to remember. */
-interface TopicResult extends TopicReading {
+export interface TopicResult extends TopicReading {
   file: string;
   remembered?: RememberedPost;
 }
@@ -272,19 +272,7 @@ export async function loadContentInParallel(options: LoadOptions, memory?: Rende
   const share = Math.ceil(files.length / threads);
   const parts = Array.from({ length: threads }, (_, i) => files.slice(i * share, (i + 1) * share));
   const memoryOf = (part: string[]) => new Map(part.flatMap((file) => (memory?.has(file) ? [[file, memory.get(file)!] as const] : [])));
-  const workers = parts.slice(1).map(
-    (part) =>
-      new Promise<TopicResult[]>((resolve, reject) => {
-        const worker = new Worker(new URL('./load-worker.ts', import.meta.url), {
-          workerData: { root: options.root, files: part, context, memory: memoryOf(part) },
-        });
-        worker.once('message', (results: TopicResult[]) => {
-          resolve(results);
-          void worker.terminate();
-        });
-        worker.once('error', reject);
-      }),
-  );
+  const workers = parts.slice(1).map((part) => readInThread(options.root, part, context, memoryOf(part)));
   const mine = readTopicFiles(options.root, parts[0]!, context, memoryOf(parts[0]!));
   const read = [mine, ...(await Promise.all(workers))].flat();
   let next = 0;

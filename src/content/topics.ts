@@ -8,7 +8,7 @@ import { normaliseTag, tagProblem } from '../model/tags.ts';
 import { cutExcerpt, plainText, renderTopicHtml } from './markdown.ts';
 import type { Problem } from './problems.ts';
 import { DEFAULT_LIMITS, limitName, type Limits } from './limits.ts';
-import { valueProblems } from './values.ts';
+import { ownStrings, valueProblems } from './values.ts';
 import { readAliases, type DeclaredAlias } from './aliases.ts';
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
@@ -177,7 +177,7 @@ export function readTopic(file: string, source: string, context: TopicContext): 
     return { problems };
   }
   const lineOf = lineOfField(parsed.matter.replace(/^\r?\n/, ''));
-  const data: unknown = parsed.data ?? {};
+  const data: unknown = ownStrings(parsed.data ?? {});
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     problems.push({ file, line: 2, field: '(front matter)', message: 'must be a set of `field: value` lines' });
     return { problems };

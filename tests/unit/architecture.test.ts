@@ -82,3 +82,14 @@ describe('source files', () => {
     expect(readFileSync(file, 'utf8').split('\n').length).toBeLessThanOrEqual(MAX_LINES);
   });
 });
+
+describe('the build threads', () => {
+  it('every worker thread started in Node has the young generation of src/build/threads.ts', () => {
+    const browser = [join(src, 'client')];
+    const starts = filesUnder(src, /\.ts$/)
+      .filter((file) => !browser.some((dir) => file.startsWith(dir)))
+      .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/new Worker\((?:[^()]|\([^()]*\))*\)/g)].map((match) => [relative(projectRoot, file), match[0]] as const));
+    expect(starts.map(([file]) => file).sort()).toEqual(['src/build/file-writer.ts', 'src/build/index-and-feeds.ts', 'src/content/reading-thread.ts']);
+    for (const [file, call] of starts) expect(call, file).toContain('resourceLimits: THREAD_LIMITS');
+  });
+});

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROBE_TAG, corpusFiles, corpusShape, tagList, writeCorpus } from '../../scripts/bench/corpus.ts';
@@ -7,7 +7,8 @@ import { Random, Zipf } from '../../scripts/bench/random.ts';
 import { loadContent } from '../../src/content/load.ts';
 import { formatProblem } from '../../src/content/problems.ts';
 import { normaliseTag } from '../../src/model/tags.ts';
-import { runScript } from '../helpers/cli.ts';
+import { projectRoot, runScript } from '../helpers/cli.ts';
+import { BUILD_NODE_OPTIONS } from '../../scripts/bench/site.ts';
 
 const folders: string[] = [];
 const freshDir = () => {
@@ -109,5 +110,12 @@ describe('the benchmark corpus generator', () => {
     const bad = await runScript('bench', ['--generate', 'many', '--out', freshDir()]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('bench: --generate: expected a whole number');
+  });
+});
+
+describe("the benchmark's build", () => {
+  it('runs Node with the options `npm run build` gives it', () => {
+    const { scripts } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(scripts.build).toBe(`node scripts/require-node.mjs && node ${BUILD_NODE_OPTIONS.join(' ')} scripts/build.ts`);
   });
 });

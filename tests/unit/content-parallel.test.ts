@@ -6,7 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serialize } from 'node:v8';
 import { loadContent, loadContentInParallel } from '../../src/content/load.ts';
+import { withoutPostCopies } from '../../src/content/reading-thread.ts';
 import { formatProblem } from '../../src/content/problems.ts';
 import { writeCorpus } from '../../scripts/bench/corpus.ts';
 
@@ -32,6 +34,16 @@ describe('loadContentInParallel', () => {
     } finally {
       writeFileSync(broken, text);
     }
+  });
+
+  it('has a reading thread send each post once, in its remembered rendering: the message is smaller by every post', async () => {
+    const { content, memory } = await loadContentInParallel(options);
+    const results = content.topics.map((topic) => ({ file: topic.file, problems: [], topic, remembered: memory.get(topic.file)! }));
+    const sent = withoutPostCopies(results);
+    expect(sent.every(({ topic }) => topic!.html === '' && topic!.text === '')).toBe(true);
+    expect(sent.map(({ remembered }) => remembered)).toEqual(results.map(({ remembered }) => remembered));
+    const posts = content.topics.reduce((sum, topic) => sum + topic.html.length + topic.text.length, 0);
+    expect(serialize(sent).length).toBeLessThan(serialize(results).length - posts);
   });
 
   it('reuses a remembered rendering only while the Markdown it was made from is unchanged', async () => {

@@ -155,3 +155,26 @@ describe('the keys of tag feeds', () => {
     );
   });
 });
+
+describe('tag feeds handed to a writer', () => {
+  it('are each handed over once as made, with the XML and key the list would hold, and kept feeds are not made', async () => {
+    await fc.assert(
+      fc.asyncProperty(corpusArb.filter(({ topics }) => topics.length > 0), fc.nat(), async ({ topics }, seed) => {
+        const listed = await feeds(topics);
+        // Every other feed is one the previous output gives.
+        const kept = new Set([...listed.keys()].filter((_, i) => (i + seed) % 2 === 0));
+        const written = new Map<string, string>();
+        const { feeds: files } = await tagFeedFiles(topics, { siteTitle: 'Knot Garden', siteRoot: 'https://knot-garden.example/', intersections: { minTopics: 2, maxPages: 50 }, write: (file, xml) => {
+          expect(written.has(file)).toBe(false);
+          written.set(file, xml);
+        } }, (file) => kept.has(file));
+        expect(files.map(({ file, key }) => [file, key])).toEqual([...listed].map(([file, { key }]) => [file, key]));
+        expect(files.every(({ xml }) => xml === undefined)).toBe(true);
+        expect(new Set(files.filter(({ written }) => written).map(({ file }) => file))).toEqual(new Set(written.keys()));
+        expect([...written.keys()].sort()).toEqual([...listed.keys()].filter((file) => !kept.has(file)).sort());
+        for (const [file, xml] of written) expect(xml).toBe(listed.get(file)!.text);
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
