@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { loadContentInParallel, type RenderMemory } from '../content/load.ts';
+import { loadContentInParallel, withoutPostText } from '../content/load.ts';
 import { ContentProblemsError, type Problem } from '../content/problems.ts';
 import type { Limits } from '../content/limits.ts';
 import { writeSecurityHeaders, writeWorkflowHeaders } from '../outputs/headers.ts';
@@ -77,7 +77,6 @@ export interface Build {
   cacheDir: string;
   code: string;
   reuse: PageReuse;
-  memory: RenderMemory;
   /** Resolves once the index thread has written the feeds (see IndexAndFeedsRun). */
   feedsWritten: Promise<void>;
   progress: Progress;
@@ -174,16 +173,21 @@ export async function prepareBuild(settings: BuildSettings, previous?: FolderLis
   const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace }, loaded.keys);
   store.indexAndFeeds = thread.done;
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
+  // The thread has its own copy of the posts' text, and pages show their HTML only. The renderings
+  // are remembered now (they describe the content as read, whatever becomes of the output), and this
+  // thread lets the text go: some 100 MB at 100,000 topics, held until the end otherwise.
+  rememberPosts(cacheDir, code, loaded.memory);
+  const { content, keys } = withoutPostText(loaded.content, loaded.keys);
   const marks: BuildMarks = { prepared: 0, threadStarted };
   void store.indexAndFeeds.then(() => (marks.threadDone = performance.now()), () => undefined);
 
   // 4. The records, for the pages Astro renders, and the previous output's pages that may be reused.
-  const reuse: PageReuse = { previous: unchangedFiles(outDir, remembered.filter((file) => !madeByThread(file)), previous), next: new Map(), reused: new Set(), carried: new Set(), inPlace, topicKeys: loaded.keys };
-  Object.assign(store, { source, content: { ...loaded.content, from: source }, reuse, outcome: undefined });
+  const reuse: PageReuse = { previous: unchangedFiles(outDir, remembered.filter((file) => !madeByThread(file)), previous), next: new Map(), reused: new Set(), carried: new Set(), inPlace, topicKeys: keys };
+  Object.assign(store, { source, content: { ...content, from: source }, reuse, outcome: undefined });
   progress.phase('rendering pages; the search index and feeds in a second thread');
   progress.countPages();
   marks.prepared = performance.now();
-  return { settings, siteRoot, started, fresh, cacheDir, code, reuse, memory: loaded.memory, feedsWritten: thread.feedsWritten, progress, ...(previous ? { previous } : {}), keep: new Set(), marks };
+  return { settings, siteRoot, started, fresh, cacheDir, code, reuse, feedsWritten: thread.feedsWritten, progress, ...(previous ? { previous } : {}), keep: new Set(), marks };
 }
 
 /** Steps 5–6, once Astro has rendered `pages` (site paths): write the files Astro does not make, then swap the site in. */
@@ -219,10 +223,8 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   if (!reuse.inPlace) carryOver(rest, settings.outDir, fresh);
   for (const file of rest) reuse.carried.add(file);
   writeSitemap(fresh, { siteRoot, pages, reuse, lastModified: pageDates(topics), redirected: [...redirects.map(({ from }) => from), ...oldPages] });
-  // While this thread would otherwise wait for the index: the topic records and renderings, which
-  // describe the content as read whatever becomes of the output, are remembered, and once the feeds
-  // are written, the new site is listed but for its index (a walk of 190,000 files at 100,000 topics).
-  rememberPosts(build.cacheDir, build.code, build.memory);
+  // While this thread would otherwise wait for the index: once the feeds are written, the new site
+  // is listed but for its index (a walk of 190,000 files at 100,000 topics).
   await waitFor(build.feedsWritten);
   let listed = build.previous ? undefined : folderListing(fresh, INDEX_FOLDER);
   const indexAndFeeds = await waitFor(store.indexAndFeeds!);

@@ -162,6 +162,21 @@ export function readTopicFiles(root: string, files: readonly string[], context: 
   });
 }
 
+/**
+ * The content with each topic's text emptied, for a thread that shows posts by their HTML only,
+ * and the keys of its records (TopicKeys) for the new records.
+ */
+export function withoutPostText(content: SiteContent, keys: TopicKeys): { content: SiteContent; keys: TopicKeys } {
+  const textless: TopicKeys = new Map();
+  const topics = content.topics.map((topic) => {
+    const record = { ...topic, text: '' };
+    const key = keys.get(topic);
+    if (key !== undefined) textless.set(record, key);
+    return record;
+  });
+  return { content: { ...content, topics }, keys: textless };
+}
+
 /** The data files, read and checked, and the list of topic files: everything but the topics themselves. */
 function prepare(options: LoadOptions) {
   const problems: Problem[] = [];

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
-import { loadContent, loadContentInParallel } from '../../src/content/load.ts';
+import { loadContent, loadContentInParallel, withoutPostText } from '../../src/content/load.ts';
 import { withoutPostCopies } from '../../src/content/reading-thread.ts';
 import { formatProblem } from '../../src/content/problems.ts';
 import { writeCorpus } from '../../scripts/bench/corpus.ts';
@@ -44,6 +44,16 @@ describe('loadContentInParallel', () => {
     expect(sent.map(({ remembered }) => remembered)).toEqual(results.map(({ remembered }) => remembered));
     const posts = content.topics.reduce((sum, topic) => sum + topic.html.length + topic.text.length, 0);
     expect(serialize(sent).length).toBeLessThan(serialize(results).length - posts);
+  });
+
+  it('gives the topics without their text, each with its key, for a thread that shows only their HTML', async () => {
+    const { content, keys } = await loadContentInParallel(options);
+    const textless = withoutPostText(content, keys);
+    expect(textless.content.topics).toEqual(content.topics.map((topic) => ({ ...topic, text: '' })));
+    expect(content.topics.every((topic) => topic.text !== '')).toBe(true);
+    expect(textless.content.topics.map((topic) => textless.keys.get(topic))).toEqual(content.topics.map((topic) => keys.get(topic)));
+    expect(textless.keys.size).toBe(content.topics.length);
+    expect(textless.content.members).toBe(content.members);
   });
 
   it('reuses a remembered rendering only while the Markdown it was made from is unchanged', async () => {
