@@ -1,8 +1,8 @@
 /**
  * How far a build thread's young generation may grow. Node 24's V8 grows it to 134 MB an isolate
  * (64 MB semi-spaces), and a thread that is never idle keeps every page it has grown to until it
- * ends: with the main thread, the reading, index and page-writing threads, half a gigabyte of a big
- * build's peak memory. 16 MB semi-spaces, as `npm run build` gives the main thread
- * (`--max-semi-space-size=16` in package.json), and as the worker threads get here.
+ * ends: with the main thread, the reading, index and page-writing threads, 0.2–0.3 GB of the peak
+ * memory of a build of 30,000 or 100,000 topics. 16 MB semi-spaces, as `npm run build` gives the
+ * main thread (`--max-semi-space-size=16` in package.json), and as the worker threads get here.
  */
 export const THREAD_LIMITS = { maxYoungGenerationSizeMb: 48 } as const;

@@ -34,11 +34,12 @@ export function valueProblems(data: unknown, file: string, lineOf: (pointer: str
  * `data` (parsed front matter: strings, numbers, booleans, null, arrays and plain objects) with
  * every string copied out of the text it was parsed from. V8 keeps a string cut from a longer one
  * as a view of it, so a topic's title would otherwise hold its whole file in memory for as long as
- * the build holds the topic. Shorter strings are never views (V8's SlicedString::kMinLength).
+ * the build holds the topic. Shorter strings are never views (V8's SlicedString::kMinLength), and
+ * keys are V8's own copies.
  */
 export function ownStrings<T>(data: T): T {
   if (typeof data === 'string') return (data.length < 13 ? data : JSON.parse(JSON.stringify(data))) as T;
   if (Array.isArray(data)) return data.map(ownStrings) as T;
-  if (typeof data === 'object' && data !== null) return Object.fromEntries(Object.entries(data).map(([key, value]) => [ownStrings(key), ownStrings(value)])) as T;
+  if (typeof data === 'object' && data !== null) return Object.fromEntries(Object.entries(data).map(([key, value]) => [key, ownStrings(value)])) as T;
   return data;
 }
