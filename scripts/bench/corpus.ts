@@ -9,6 +9,7 @@ import { Random, Zipf } from './random.ts';
 import { TextMaker, rareWord } from './text.ts';
 import { FIRST_NAMES, GENERAL, TAGS, TECHNICAL } from './vocabulary.ts';
 import { normaliseTag } from '../../src/model/tags.ts';
+import { DEFAULT_LIMITS } from '../../src/content/limits.ts';
 
 export const DEFAULT_SEED = 'tagsite';
 /** The corpus ends on a fixed day, so a seed always gives the same files (not "today"). */
@@ -33,8 +34,10 @@ export function corpusShape(count: number) {
   return {
     // About 2,000 tags at 10,000 topics, growing slower than the topics (Heaps' law).
     tags: Math.max(40, Math.round(2000 * (count / 10_000) ** 0.6)),
-    members: Math.max(5, Math.round(count / 20)),
-    links: Math.max(5, Math.round(count / 100)),
+    // One member profile for every 20 topics and one link record for every 100, up to what a data
+    // file holds by default (limits.dataFileRecords): a bigger community lists its most active members.
+    members: Math.min(DEFAULT_LIMITS.dataFileRecords, Math.max(5, Math.round(count / 20))),
+    links: Math.min(DEFAULT_LIMITS.dataFileRecords, Math.max(5, Math.round(count / 100))),
     // Distinct rare words: roughly what a real corpus of count × 150 words has.
     rareWords: Math.max(2000, Math.round(30 * Math.sqrt(count * 150))),
   };

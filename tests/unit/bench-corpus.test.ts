@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PROBE_TAG, corpusFiles, corpusShape, tagList, writeCorpus } from '../../scripts/bench/corpus.ts';
 import { Random, Zipf } from '../../scripts/bench/random.ts';
 import { loadContent } from '../../src/content/load.ts';
+import { DEFAULT_LIMITS } from '../../src/content/limits.ts';
 import { formatProblem } from '../../src/content/problems.ts';
 import { normaliseTag } from '../../src/model/tags.ts';
 import { projectRoot, runScript } from '../helpers/cli.ts';
@@ -110,6 +111,14 @@ describe('the benchmark corpus generator', () => {
     const bad = await runScript('bench', ['--generate', 'many', '--out', freshDir()]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('bench: --generate: expected a whole number');
+  });
+});
+
+describe('the shape of a big corpus', () => {
+  it('lists members and link records up to what a data file holds by default, so the default options build it', () => {
+    expect(corpusShape(100_000)).toMatchObject({ members: 5_000, links: 1_000 });
+    expect(corpusShape(1_000_000)).toMatchObject({ members: DEFAULT_LIMITS.dataFileRecords, links: DEFAULT_LIMITS.dataFileRecords });
+    expect(corpusShape(10_000_000).members).toBe(DEFAULT_LIMITS.dataFileRecords);
   });
 });
 
