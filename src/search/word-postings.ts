@@ -95,16 +95,17 @@ export function* wordPostings(topics: readonly Topic[]): Generator<TermPostings>
       const inTitle = titles[slot]! > 0 ? 1 : 0;
       df.items[id]!++;
       titleDf.items[id]! += inTitle;
-      placeCount.items[id]! += 1 + inTitle + titles[slot]! + posts[slot]!;
+      const placed = positions.length;
       postingTerm.push(id);
       postingOrdinal.push(ordinal);
-      postingStart.push(positions.length * 2 + inTitle);
+      postingStart.push(placed * 2 + inTitle);
       positions.push(posts[slot]! * 2 + inTitle);
       if (inTitle) positions.push(titles[slot]!);
       // Places as deltas: the title's from 0, then the post's from 0.
       const from = start[slot]!;
       const postFrom = from + titles[slot]!;
       for (let k = from; k < start[slot + 1]!; k++) positions.push(grouped[k]! - (k > from && k !== postFrom ? grouped[k - 1]! : 0));
+      placeCount.items[id]! += positions.length - placed;
     }
   });
   ids.clear();
