@@ -11,9 +11,8 @@ import { join } from 'node:path';
 import { emitSearchIndex, indexedTypes, type TagFileReuse } from '../search/index-build.ts';
 import { WORDS_FILE } from '../search/index-format.ts';
 import { createHash } from 'node:crypto';
-import { getRssString } from '@astrojs/rss';
 import { sortForListing, topicsByTag } from '../model/listing.ts';
-import { feedHead, feedItem, feedTopics, type FeedItem } from '../outputs/feeds.ts';
+import { feedHead, feedItem, feedTopics, rssXml, type FeedHead, type FeedItem } from '../outputs/feeds.ts';
 import { feedPath, intersectionFeedPath } from '../model/urls.ts';
 import { intersectionReport, intersectionTopics, pairCounts, pairKey, planIntersections } from '../model/intersections.ts';
 import { memberRecords } from '../outputs/member-index.ts';
@@ -110,7 +109,7 @@ export interface FeedOptions {
  * `keep` takes from the previous output is not made again: no XML. Also says which intersection
  * pages the build makes.
  */
-export async function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, keep?: KeepFile, digestOf = topicDigests()): Promise<{ feeds: FeedFile[]; intersections: string }> {
+export function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, keep?: KeepFile, digestOf = topicDigests()): { feeds: FeedFile[]; intersections: string } {
   const { siteTitle, siteRoot } = options;
   const feeds: FeedFile[] = [];
   // A topic is an item of each of its tags' and pairs' feeds: its item is made once, and only for a feed that is written.
@@ -120,12 +119,12 @@ export async function tagFeedFiles(topics: readonly Topic[], options: FeedOption
     if (!item) items.set(topic, (item = feedItem(topic, siteRoot)));
     return item;
   };
-  const add = async (path: string, head: ReturnType<typeof feedHead>, newest: readonly Topic[]) => {
+  const add = (path: string, head: FeedHead, newest: readonly Topic[]) => {
     // The feed's address is percent-encoded (`/tags/%E6%97%A5…/rss.xml`); its file is not.
     const file = decodeURI(path).slice(1);
     const key = sha1(JSON.stringify({ ...head, items: newest.map(digestOf) }));
     if (keep?.(file, key)) return void feeds.push({ file, key });
-    const xml = await getRssString({ ...head, items: newest.map(itemOf) });
+    const xml = rssXml(head, newest.map(itemOf));
     if (!options.write) return void feeds.push({ file, key, xml });
     options.write(file, xml);
     feeds.push({ file, key, written: true });
@@ -136,13 +135,13 @@ export async function tagFeedFiles(topics: readonly Topic[], options: FeedOption
   for (const [tag, tagged] of byTag) {
     const head = feedHead({ siteTitle, siteRoot, tag });
     const newest = feedTopics(tagged);
-    await add(feedPath(tag), head, newest);
-    for (const synonym of synonymsOf.get(tag) ?? []) await add(feedPath(synonym), head, newest);
+    add(feedPath(tag), head, newest);
+    for (const synonym of synonymsOf.get(tag) ?? []) add(feedPath(synonym), head, newest);
   }
   const listed = sortForListing(topics);
   const plan = planIntersections(pairCounts(listed), options.intersections ?? { minTopics: 5, maxPages: 0 });
   const topicsOf = intersectionTopics(listed, plan.built);
-  for (const { pair } of plan.built) await add(intersectionFeedPath(...pair), feedHead({ siteTitle, siteRoot, pair }), feedTopics(topicsOf.get(pairKey(...pair))!));
+  for (const { pair } of plan.built) add(intersectionFeedPath(...pair), feedHead({ siteTitle, siteRoot, pair }), feedTopics(topicsOf.get(pairKey(...pair))!));
   return { feeds, intersections: intersectionReport(plan) };
 }
 
@@ -232,12 +231,12 @@ export function indexAndFeedsThread(): IndexAndFeedsThread {
 type WorkData = IndexedContent & { recordKeys: string[]; feeds: FeedSettings; previous: PreviousFiles; outDir: string };
 
 /** Writes the feeds that changed, each as it is made; what is kept of them is their list, not their XML. */
-async function writeFeeds(data: IndexedContent & { feeds: FeedSettings }, write: (path: string, text: string) => void, keep: KeepFile, digestOf: (topic: Topic) => string): Promise<IndexAndFeeds> {
-  const { feeds: files, intersections } = await tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf, write }, keep, digestOf);
+function writeFeeds(data: IndexedContent & { feeds: FeedSettings }, write: (path: string, text: string) => void, keep: KeepFile, digestOf: (topic: Topic) => string): IndexAndFeeds {
+  const { feeds: files, intersections } = tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf, write }, keep, digestOf);
   return { files: files.map(({ file, key, written }) => ({ file, key, written: written ?? false })), intersections };
 }
 
-async function work(data: WorkData, feedsWritten: () => void): Promise<IndexAndFeeds> {
+function work(data: WorkData, feedsWritten: () => void): IndexAndFeeds {
   const folder = writer(data.outDir);
   const { from, files, inPlace } = data.previous;
   const previous = new Map(files.map(([file, key, size, mtimeMs]) => [file, { key, size, mtimeMs }]));
@@ -256,7 +255,7 @@ async function work(data: WorkData, feedsWritten: () => void): Promise<IndexAndF
   // The feeds and the per-tag index files are keyed by what they are made from, each topic by its
   // digest: its record's key where the build's reading made one (most topics, digested no more).
   const digestOf = topicDigests(new Map(data.recordKeys.flatMap((key, i) => (key ? [[data.topics[i]!, key] as const] : []))));
-  const made = await writeFeeds(data, folder.write, keep, digestOf);
+  const made = writeFeeds(data, folder.write, keep, digestOf);
   feedsWritten();
   // Each file is written as it is made and let go: a big site's index is never held whole. A
   // per-tag file comes with its key, and one the previous output has is not made at all.
@@ -281,6 +280,6 @@ if (!isMainThread && parentPort && (workerData as { indexAndFeeds?: boolean })?.
   const port = parentPort;
   port.once('message', (data: WorkData) => {
     const say = (message: ThreadMessage) => port.postMessage(message);
-    void work(data, () => say({ feedsWritten: true })).then((made) => say({ made }));
+    say({ made: work(data, () => say({ feedsWritten: true })) });
   });
 }

@@ -146,7 +146,7 @@ describe('rebuilding into the same output folder', () => {
   it('writes the tag feeds the worker thread made: the same files as making them in process', async () => {
     const { content: records } = loadContent({ root: content, contentDir: content, excerptLength: 200 });
     // The site's options: the default intersections (pairs of 5 topics or more, 2,000 pages at most).
-    const { feeds: expected } = await tagFeedFiles(records.topics, { siteTitle: 'Flowsmiths Community', siteRoot: 'https://flowsmiths.example/', intersections: { minTopics: 5, maxPages: 2000 } });
+    const { feeds: expected } = tagFeedFiles(records.topics, { siteTitle: 'Flowsmiths Community', siteRoot: 'https://flowsmiths.example/', intersections: { minTopics: 5, maxPages: 2000 } });
     const written = new Map([...tree(site)].filter(([path]) => path.startsWith('tags/') && path.endsWith('/rss.xml')));
     expect([...written.keys()].sort()).toEqual(expected.map((feed) => feed.file).sort());
     for (const { file, xml } of expected) expect(Buffer.from(written.get(file)!, 'latin1').toString('utf8'), file).toBe(xml!);

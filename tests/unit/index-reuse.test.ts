@@ -28,8 +28,8 @@ function tagFiles(topics: readonly Topic[], recordKeys = false): Map<string, { t
 }
 
 /** Each tag feed of the topics: its XML and key. */
-async function feeds(topics: readonly Topic[]): Promise<Map<string, { text: string; key?: string }>> {
-  const { feeds } = await tagFeedFiles(topics, { siteTitle: 'Knot Garden', siteRoot: 'https://knot-garden.example/', intersections: { minTopics: 2, maxPages: 50 } });
+function feeds(topics: readonly Topic[]): Map<string, { text: string; key?: string }> {
+  const { feeds } = tagFeedFiles(topics, { siteTitle: 'Knot Garden', siteRoot: 'https://knot-garden.example/', intersections: { minTopics: 2, maxPages: 50 } });
   return new Map(feeds.map(({ file, key, xml }) => [file, { text: xml!, key }]));
 }
 
@@ -143,13 +143,13 @@ describe('the keys of per-tag index files', () => {
 });
 
 describe('the keys of tag feeds', () => {
-  it('are the same only for the same feed, and change only for the tags of a changed topic', async () => {
-    await fc.assert(
-      fc.asyncProperty(changedCorpusArb, async ({ before, after, changed, change }) => {
+  it('are the same only for the same feed, and change only for the tags of a changed topic', () => {
+    fc.assert(
+      fc.property(changedCorpusArb, ({ before, after, changed, change }) => {
         const touched = new Set(touchedTags(changed, after).map((tag) => decodeURI(feedPath(tag)).slice(1)));
         // A tag's own feed; which pairs of tags get an intersection feed depends on every topic.
         const tagFeeds = new Set(after.flatMap((topic) => topic.tags).map((tag) => decodeURI(feedPath(tag)).slice(1)));
-        expectSoundKeys(await feeds(before), await feeds(after), (path) => change === 'post' || (tagFeeds.has(path) && !touched.has(path)));
+        expectSoundKeys(feeds(before), feeds(after), (path) => change === 'post' || (tagFeeds.has(path) && !touched.has(path)));
       }),
       { numRuns: RUNS },
     );
@@ -157,14 +157,14 @@ describe('the keys of tag feeds', () => {
 });
 
 describe('tag feeds handed to a writer', () => {
-  it('are each handed over once as made, with the XML and key the list would hold, and kept feeds are not made', async () => {
-    await fc.assert(
-      fc.asyncProperty(corpusArb.filter(({ topics }) => topics.length > 0), fc.nat(), async ({ topics }, seed) => {
-        const listed = await feeds(topics);
+  it('are each handed over once as made, with the XML and key the list would hold, and kept feeds are not made', () => {
+    fc.assert(
+      fc.property(corpusArb.filter(({ topics }) => topics.length > 0), fc.nat(), ({ topics }, seed) => {
+        const listed = feeds(topics);
         // Every other feed is one the previous output gives.
         const kept = new Set([...listed.keys()].filter((_, i) => (i + seed) % 2 === 0));
         const written = new Map<string, string>();
-        const { feeds: files } = await tagFeedFiles(topics, { siteTitle: 'Knot Garden', siteRoot: 'https://knot-garden.example/', intersections: { minTopics: 2, maxPages: 50 }, write: (file, xml) => {
+        const { feeds: files } = tagFeedFiles(topics, { siteTitle: 'Knot Garden', siteRoot: 'https://knot-garden.example/', intersections: { minTopics: 2, maxPages: 50 }, write: (file, xml) => {
           expect(written.has(file)).toBe(false);
           written.set(file, xml);
         } }, (file) => kept.has(file));
