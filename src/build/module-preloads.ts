@@ -54,21 +54,32 @@ export function modulePreloadPlugin(found: (graph: ModuleGraph) => void): Plugin
 const MODULE_SCRIPT = /<script type="module" src="([^"]+)"/g;
 
 /**
- * `html` as a build writes it: before `</head>`, a link for each file the page's module scripts
- * (those under `base`) import. No file is named twice, nor one a script loads.
+ * A page's UTF-8 bytes as a build writes them: before `</head>`, a link for each file the page's
+ * module scripts (those under `base`) import. No file is named twice, nor one a script loads. The
+ * page is searched as Latin-1, one character a byte (all it looks for is ASCII), and the links are
+ * put between its bytes: the whole page is never decoded and encoded again. The page as it was,
+ * or a new array of its own.
  */
-export function withModulePreloads(html: string, graph: ModuleGraph, base: string): string {
+export function withModulePreloads(html: Uint8Array, graph: ModuleGraph, base: string): Uint8Array {
   const prefix = base.endsWith('/') ? base : `${base}/`;
-  const head = html.indexOf('</head>');
+  const bytes = Buffer.from(html.buffer, html.byteOffset, html.byteLength);
+  const text = bytes.toString('latin1');
+  const head = text.indexOf('</head>');
   if (head < 0) return html;
-  const scripts = [...html.matchAll(MODULE_SCRIPT)].map((match) => match[1]!);
+  const scripts = [...text.matchAll(MODULE_SCRIPT)].map((match) => Buffer.from(match[1]!, 'latin1').toString('utf8'));
   const named = new Set(scripts);
-  const links = (files: readonly string[]) =>
-    files
-      .map((file) => `${prefix}${file}`)
-      .filter((href) => !named.has(href) && named.add(href))
-      .map((href) => `<link rel="modulepreload" href="${href}">`)
-      .join('');
-  const imports = links(scripts.flatMap((src) => (src.startsWith(prefix) ? (graph.imports[src.slice(prefix.length)] ?? []) : [])));
-  return `${html.slice(0, head)}${imports}${html.slice(head)}`;
+  const links = scripts
+    .flatMap((src) => (src.startsWith(prefix) ? (graph.imports[src.slice(prefix.length)] ?? []) : []))
+    .map((file) => `${prefix}${file}`)
+    .filter((href) => !named.has(href) && named.add(href))
+    .map((href) => `<link rel="modulepreload" href="${href}">`)
+    .join('');
+  if (links === '') return html;
+  // An array of its own, never a slice of Node's shared pool: the page writer hands its buffer to another thread.
+  const added = Buffer.from(links);
+  const linked = new Uint8Array(bytes.length + added.length);
+  linked.set(bytes.subarray(0, head));
+  linked.set(added, head);
+  linked.set(bytes.subarray(head), head + added.length);
+  return linked;
 }

@@ -13,8 +13,6 @@ import type { PageReuse } from './store.ts';
 
 /** How Astro writes a page's script: only pages with one get modulepreload links (./module-preloads.ts). */
 const MODULE_SCRIPT = '<script type="module" src=';
-const decoder = new TextDecoder();
-const encoder = new TextEncoder();
 
 /** Astro's status-code pages keep their own file names (`404.html`). */
 export const STATUS_PAGES = new Set(['/404', '/500']);
@@ -86,8 +84,8 @@ export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, f
       // A page path with `?` or `#` would not survive as an address: Astro names its file.
       const file = files && options.routeData.type === 'page' && response.status === 200 && response.body && !url.search && !url.hash ? directoryPageFile(url.pathname, base) : undefined;
       if (!files || !file || inPublic.has(file) || !response.headers.get('content-type')?.startsWith('text/html')) return rendered;
-      const html = await response.arrayBuffer();
-      await files.write(file, Buffer.from(html).includes(MODULE_SCRIPT) ? encoder.encode(withModulePreloads(decoder.decode(html), modules, base)).buffer : html);
+      const html = new Uint8Array(await response.arrayBuffer());
+      await files.write(file, (Buffer.from(html.buffer).includes(MODULE_SCRIPT) ? withModulePreloads(html, modules, base) : html).buffer as ArrayBuffer);
       return { response: new Response(null), metadata };
     },
     async teardown() {
