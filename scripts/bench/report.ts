@@ -39,9 +39,9 @@ export interface SizeFigures {
   searchFiltered?: Transfer;
   tagPages?: TagPageFigures[];
   /** The clean build: time, peak memory of its process tree, what it wrote. */
-  build?: { seconds: number; peakRss: number; files: number; pages: number; bytes: number; phases?: BuildPhases };
+  build?: { seconds: number; cpuSeconds: number; peakRss: number; files: number; pages: number; bytes: number; phases?: BuildPhases };
   /** Hugo's clean build of the same topics (issue 22), when hugo is installed. */
-  hugo?: { version: string; seconds: number; peakRss: number; files: number };
+  hugo?: { version: string; seconds: number; cpuSeconds: number; peakRss: number; files: number };
   /** The build after one topic changed, into the same output folder. */
   rebuild?: { seconds: number; peakRss: number; phases?: BuildPhases };
   /** `npm run build` again right after the rebuild, with nothing changed. */
@@ -114,6 +114,7 @@ export function table(all: SizeFigures[]): string {
     ['  pages / files / dist bytes', (f) => (f.build ? `${f.build.pages.toLocaleString('en')} / ${f.build.files.toLocaleString('en')} / ${(f.build.bytes / 1024 ** 2).toFixed(0)} MB` : '—'), ''],
     ['Hugo clean build, same topics (no search/feeds)', (f) => (f.hugo ? `${f.hugo.seconds.toFixed(1)} s, ${gb(f.hugo.peakRss)}, ${f.hugo.files.toLocaleString('en')} files` : '—'), ''],
     ['  tagsite / Hugo', (f) => (f.build && f.hugo ? `${(f.build.seconds / f.hugo.seconds).toFixed(2)}×${check(f.build.seconds <= f.hugo.seconds)}` : '—'), '≤ 1.0×'],
+    ['  CPU time, tagsite / Hugo (user + system, all threads)', (f) => (f.build && f.hugo ? `${f.build.cpuSeconds.toFixed(1)} s / ${f.hugo.cpuSeconds.toFixed(1)} s = ${(f.build.cpuSeconds / f.hugo.cpuSeconds).toFixed(2)}×` : '—'), ''],
     ['rebuild after one topic changed', (f) => (f.rebuild ? `${f.rebuild.seconds.toFixed(1)} s, ${gb(f.rebuild.peakRss)}${f.size === 10_000 ? check(f.rebuild.seconds <= 2) : ''}` : '—'), '≤ 2 s'],
     ['  start / content / pages / finishing', (f) => phaseFigures(f.rebuild?.phases, false), ''],
     ['  search index and feeds (second thread, alongside)', (f) => (f.rebuild?.phases ? `${f.rebuild.phases.indexAndFeeds.toFixed(1)} s` : '—'), ''],

@@ -116,7 +116,7 @@ async function hugoFigures(figures: SizeFigures, corpusDir: string, hugoDir: str
   settings.log(`${figures.size}: Hugo's clean build of the same topics (${version})`);
   writeHugoSite(hugoDir, corpusDir);
   const run = await hugoBuild(hugoDir, settings.stepTimeoutMs);
-  figures.hugo = { version, seconds: run.seconds, peakRss: run.peakRss, files: siteSize(join(hugoDir, 'public')).files };
+  figures.hugo = { version, seconds: run.seconds, cpuSeconds: run.cpuSeconds, peakRss: run.peakRss, files: siteSize(join(hugoDir, 'public')).files };
   rmSync(hugoDir, { recursive: true, force: true });
 }
 
@@ -190,7 +190,7 @@ export async function runSize(size: number, settings: RunSettings): Promise<Size
     if (size <= settings.fullBuildMax) {
       log(`${size}: full build (npm run build -- --content … --out …)`);
       const clean = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs);
-      figures.build = { seconds: clean.seconds, peakRss: clean.peakRss, ...siteSize(siteDir), ...phasesOf(clean.output) };
+      figures.build = { seconds: clean.seconds, cpuSeconds: clean.cpuSeconds, peakRss: clean.peakRss, ...siteSize(siteDir), ...phasesOf(clean.output) };
       await hugoFigures(figures, corpusDir, join(dir, 'hugo'), settings);
       const took = clean.seconds;
       const differ = indexDifferences(siteDir, searchIndexOf(content));

@@ -44,8 +44,29 @@ function groupRss(group: number): number {
   return bytes;
 }
 
+/** Linux's clock ticks a second in /proc (USER_HZ, 100 on every architecture Node runs on). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (user + system, in seconds) of this process's children that have ended and been waited
+ * for, each with the children it waited for: /proc/self/stat's cutime and cstime. Read before and
+ * after one child runs, it gives that child's CPU time, on every thread and core.
+ */
+function endedChildrenCpu(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  // After the command name (which may hold spaces): state ppid … utime stime cutime cstime (fields 3…17).
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+}
+
 export interface BuildRun {
   seconds: number;
+  /**
+   * CPU time of the build and the processes it waited for (user + system, every thread): the work
+   * it did, which the machine's other load changes less than the time it took. Also counts any
+   * other child of this process that ended meanwhile (none does while a build runs).
+   */
+  cpuSeconds: number;
   /** Highest sum of the resident memory of the build and every process it started (sampled every 100 ms). */
   peakRss: number;
   /** The build's output (stdout and stderr). */
@@ -71,6 +92,7 @@ export function runBuild(project: string, contentDir: string, outDir: string, ti
  */
 export function runMeasured(command: string, args: string[], cwd: string, timeoutMs: number, expectSuccess = true): Promise<BuildRun & { code: number | null }> {
   const started = performance.now();
+  const cpuBefore = endedChildrenCpu();
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd,
@@ -96,7 +118,7 @@ export function runMeasured(command: string, args: string[], cwd: string, timeou
       clearInterval(sampler);
       if (timedOut) reject(new StepTimeout(`${basename(command)} did not finish within ${Math.round(timeoutMs / 1000)} s`));
       else if (code !== 0 && expectSuccess) reject(new Error(`${basename(command)} failed (exit ${code}):\n${output.trim().split('\n').slice(-15).join('\n')}`));
-      else resolve({ seconds: (performance.now() - started) / 1000, peakRss, output, code });
+      else resolve({ seconds: (performance.now() - started) / 1000, cpuSeconds: endedChildrenCpu() - cpuBefore, peakRss, output, code });
     });
   });
 }

@@ -9,7 +9,7 @@ import { DEFAULT_LIMITS } from '../../src/content/limits.ts';
 import { formatProblem } from '../../src/content/problems.ts';
 import { normaliseTag } from '../../src/model/tags.ts';
 import { projectRoot, runScript } from '../helpers/cli.ts';
-import { BUILD_NODE_OPTIONS } from '../../scripts/bench/site.ts';
+import { BUILD_NODE_OPTIONS, runMeasured } from '../../scripts/bench/site.ts';
 
 const folders: string[] = [];
 const freshDir = () => {
@@ -126,5 +126,17 @@ describe("the benchmark's build", () => {
   it('runs Node with the options `npm run build` gives it', () => {
     const { scripts } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(scripts.build).toBe(`node scripts/require-node.mjs && node ${BUILD_NODE_OPTIONS.join(' ')} scripts/build.ts`);
+  });
+
+  it('counts the CPU time of a run on every thread, not the time it waited', async () => {
+    // Two threads busy for 0.6 s each, then 0.6 s asleep: about 1.2 s of CPU in about 1.2 s.
+    const busy = 'const end = Date.now() + 600; while (Date.now() < end);';
+    const script = `const { Worker } = require('node:worker_threads'); const w = new Worker(${JSON.stringify(busy)}, { eval: true }); ${busy} w.on('exit', () => setTimeout(() => {}, 600));`;
+    const run = await runMeasured(process.execPath, ['-e', script], projectRoot, 30_000);
+    expect(run.seconds).toBeGreaterThan(1.1);
+    expect(run.cpuSeconds).toBeGreaterThan(0.9);
+    expect(run.cpuSeconds).toBeLessThan(run.seconds + 0.6);
+    const idle = await runMeasured(process.execPath, ['-e', 'setTimeout(() => {}, 800)'], projectRoot, 30_000);
+    expect(idle.cpuSeconds).toBeLessThan(0.4);
   });
 });
