@@ -3,7 +3,8 @@
  * manner of Hugo's feed per taxonomy term, and one per intersection page. This module decides what
  * goes in, and writes the XML itself (rssXml): the document @astrojs/rss writes, element for
  * element, without its cost. A site has thousands of feeds, and @astrojs/rss validated each with
- * zod and parsed its raw XML parts again: 1.3 ms a feed, a third of the index thread's work.
+ * zod and parsed its raw XML parts again: 1.3 ms a feed, 3.9 s of the 8.9 s the index thread
+ * worked at 10,000 topics. It also read an author back as XML, so `007` became 7.
  */
 import type { Topic } from '../content/topics.ts';
 import { absoluteUrl, feedPath, intersectionFeedPath, intersectionPath, tagPath, topicUrl } from '../model/urls.ts';
