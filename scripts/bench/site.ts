@@ -4,7 +4,7 @@
  * there) nor disturbs them; or, for corpora too big to build in reasonable time, a real build of a
  * small "shell" corpus whose search index is then replaced by the big corpus's index.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { buildSearchIndex } from '../../src/search/index-build.ts';
@@ -88,9 +88,13 @@ export function runBuild(project: string, contentDir: string, outDir: string, ti
 
 /**
  * Runs `command` in `cwd`, timed, sampling the resident memory of it and everything it starts;
- * rejects when it fails (with `expectSuccess`) or outlasts `timeoutMs`.
+ * rejects when it fails (with `expectSuccess`) or outlasts `timeoutMs`. What the steps before it
+ * wrote is first flushed to disk (`sync`): otherwise the kernel writes it out while this command
+ * runs, and slows its own writes (tagsite's clean build came right after the corpus was written,
+ * Hugo's right after tagsite's 245 MB).
  */
 export function runMeasured(command: string, args: string[], cwd: string, timeoutMs: number, expectSuccess = true): Promise<BuildRun & { code: number | null }> {
+  spawnSync('sync', { stdio: 'ignore' });
   const started = performance.now();
   const cpuBefore = endedChildrenCpu();
   return new Promise((resolve, reject) => {
