@@ -51,6 +51,8 @@ export function modulePreloadPlugin(found: (graph: ModuleGraph) => void): Plugin
   };
 }
 
+/** How Astro writes a page's script: only pages with one get links. */
+const MODULE_SCRIPT_START = '<script type="module" src="';
 const MODULE_SCRIPT = /<script type="module" src="([^"]+)"/g;
 
 /**
@@ -63,6 +65,7 @@ const MODULE_SCRIPT = /<script type="module" src="([^"]+)"/g;
 export function withModulePreloads(html: Uint8Array, graph: ModuleGraph, base: string): Uint8Array {
   const prefix = base.endsWith('/') ? base : `${base}/`;
   const bytes = Buffer.from(html.buffer, html.byteOffset, html.byteLength);
+  if (!bytes.includes(MODULE_SCRIPT_START)) return html;
   const text = bytes.toString('latin1');
   const head = text.indexOf('</head>');
   if (head < 0) return html;

@@ -11,9 +11,6 @@ import { folderFiles, sitePath } from './folder-files.ts';
 import { withModulePreloads, type ModuleGraph } from './module-preloads.ts';
 import type { PageReuse } from './store.ts';
 
-/** How Astro writes a page's script: only pages with one get modulepreload links (./module-preloads.ts). */
-const MODULE_SCRIPT = '<script type="module" src=';
-
 /** Astro's status-code pages keep their own file names (`404.html`). */
 export const STATUS_PAGES = new Set(['/404', '/500']);
 
@@ -85,7 +82,7 @@ export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, f
       const file = files && options.routeData.type === 'page' && response.status === 200 && response.body && !url.search && !url.hash ? directoryPageFile(url.pathname, base) : undefined;
       if (!files || !file || inPublic.has(file) || !response.headers.get('content-type')?.startsWith('text/html')) return rendered;
       const html = new Uint8Array(await response.arrayBuffer());
-      await files.write(file, (Buffer.from(html.buffer).includes(MODULE_SCRIPT) ? withModulePreloads(html, modules, base) : html).buffer as ArrayBuffer);
+      await files.write(file, withModulePreloads(html, modules, base).buffer as ArrayBuffer);
       return { response: new Response(null), metadata };
     },
     async teardown() {

@@ -8,7 +8,7 @@
  */
 import type { Topic } from '../content/topics.ts';
 import { absoluteUrl, feedPath, intersectionFeedPath, intersectionPath, tagPath, topicUrl } from '../model/urls.ts';
-import { escapeXml, xmlText } from './xml.ts';
+import { escapeXml } from './xml.ts';
 
 /** Items a feed carries: the newest topics only, as feed readers poll the whole file each time. */
 export const FEED_ITEMS = 50;
@@ -93,7 +93,8 @@ function element(name: string, text: string): string {
   return escaped === '' ? `<${name}/>` : `<${name}>${escaped}</${name}>`;
 }
 
-/** An element holding `text`, left out when there is none (an item's title and description, as RSS allows). */
+/** An element holding `text`, escaped; left out when there is none (an item's title and description, as RSS allows). */
 function optional(name: string, text: string): string {
-  return xmlText(text) === '' ? '' : element(name, text);
+  const escaped = escapeXml(text);
+  return escaped === '' ? '' : `<${name}>${escaped}</${name}>`;
 }
