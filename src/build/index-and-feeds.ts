@@ -9,6 +9,8 @@
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
 import { emitSearchIndex, indexedTypes, type TagFileReuse } from '../search/index-build.ts';
+import { readPostings, termPostings, type TermPostings } from '../search/word-postings.ts';
+import { rememberedWords, rememberWords, type WordMemoryFile } from './word-memory.ts';
 import { WORDS_FILE } from '../search/index-format.ts';
 import { createHash } from 'node:crypto';
 import { sortForListing, topicsByTag } from '../model/listing.ts';
@@ -27,11 +29,11 @@ type IndexedContent = Pick<SiteContent, 'topics' | 'members'> & { contentTypes: 
 
 /**
  * Hands every file under /search-index/ to `emit` as it is made: the topic index and members.json
- * (`topics` in any order). With `reuse`, see emitSearchIndex.
+ * (`topics` in any order). With `reuse` and `postings`, see emitSearchIndex.
  */
-function emitSearchIndexFiles(content: IndexedContent, emit: (path: string, text: string, key?: string) => void, reuse?: TagFileReuse): void {
+function emitSearchIndexFiles(content: IndexedContent, emit: (path: string, text: string, key?: string) => void, reuse?: TagFileReuse, postings?: (topics: readonly Topic[]) => Iterable<TermPostings>): void {
   const topics = sortForListing(content.topics);
-  emitSearchIndex(topics, content.contentTypes, content.canonicalOf ?? new Map(), emit, reuse);
+  emitSearchIndex(topics, content.contentTypes, content.canonicalOf ?? new Map(), emit, reuse, postings);
   emit('members.json', JSON.stringify(memberRecords(content.members, topics)));
 }
 
@@ -188,7 +190,7 @@ export interface IndexAndFeedsThread {
    * Builds the index and the tag feeds of `content` and writes them into `outDir` (under
    * INDEX_FOLDER and tags/); the topics are sent without their HTML, which neither uses.
    */
-  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles, keys?: TopicKeys): IndexAndFeedsRun;
+  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles, keys?: TopicKeys, words?: WordMemoryFile): IndexAndFeedsRun;
 }
 
 /** What the thread says: that the feeds are written, then what it made. */
@@ -204,7 +206,7 @@ export function indexAndFeedsThread(): IndexAndFeedsThread {
   let failure: Error | undefined;
   worker.once('error', (error: Error) => (failure ??= error));
   return {
-    run(content, outDir, feedSettings, previous, keys) {
+    run(content, outDir, feedSettings, previous, keys, words) {
       const topics = content.topics.map(({ html: _html, ...topic }) => ({ ...topic, html: '' }) satisfies Topic);
       // The records' keys, by position: a Map keyed by records does not cross to the thread.
       const recordKeys = keys ? content.topics.map((topic) => keys.get(topic) ?? '') : [];
@@ -219,7 +221,7 @@ export function indexAndFeedsThread(): IndexAndFeedsThread {
           void worker.terminate();
         });
         worker.once('error', reject);
-        worker.postMessage({ topics, recordKeys, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds: feedSettings, previous, outDir } satisfies WorkData);
+        worker.postMessage({ topics, recordKeys, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds: feedSettings, previous, outDir, ...(words ? { words } : {}) } satisfies WorkData);
       });
       // A thread that fails before the feeds are written fails the build through `done`: this only stops waiting.
       return { feedsWritten: Promise.race([feeds, done.then(() => undefined, () => undefined)]), done };
@@ -227,8 +229,11 @@ export function indexAndFeedsThread(): IndexAndFeedsThread {
   };
 }
 
-/** `recordKeys`: each topic's record key, by position ('' where the reading gave none). */
-type WorkData = IndexedContent & { recordKeys: string[]; feeds: FeedSettings; previous: PreviousFiles; outDir: string };
+/**
+ * `recordKeys`: each topic's record key, by position ('' where the reading gave none). `words`:
+ * the word memory, which the postings of topics with unchanged records are copied from (./word-memory.ts).
+ */
+type WorkData = IndexedContent & { recordKeys: string[]; feeds: FeedSettings; previous: PreviousFiles; outDir: string; words?: WordMemoryFile };
 
 /** Writes the feeds that changed, each as it is made; what is kept of them is their list, not their XML. */
 function writeFeeds(data: IndexedContent & { feeds: FeedSettings }, write: (path: string, text: string) => void, keep: KeepFile, digestOf: (topic: Topic) => string): IndexAndFeeds {
@@ -254,7 +259,8 @@ function work(data: WorkData, feedsWritten: () => void): IndexAndFeeds {
   };
   // The feeds and the per-tag index files are keyed by what they are made from, each topic by its
   // digest: its record's key where the build's reading made one (most topics, digested no more).
-  const digestOf = topicDigests(new Map(data.recordKeys.flatMap((key, i) => (key ? [[data.topics[i]!, key] as const] : []))));
+  const recordKeys = new Map(data.recordKeys.flatMap((key, i) => (key ? [[data.topics[i]!, key] as const] : [])));
+  const digestOf = topicDigests(recordKeys);
   const made = writeFeeds(data, folder.write, keep, digestOf);
   feedsWritten();
   // Each file is written as it is made and let go: a big site's index is never held whole. A
@@ -272,8 +278,17 @@ function work(data: WorkData, feedsWritten: () => void): IndexAndFeeds {
     const written = inputKey !== undefined || !keep(file, key);
     if (written) folder.write(file, json);
     made.files.push({ file, key, written });
-  }, { key: tagFileKeys(data.contentTypes, digestOf), take });
+  }, { key: tagFileKeys(data.contentTypes, digestOf), take }, data.words && rememberingPostings(data.words, (topic) => recordKeys.get(topic)));
   return made;
+}
+
+/** Reads the topics' postings, copying those of unchanged records from the word memory, and remembers them for the next build. */
+function rememberingPostings(memory: WordMemoryFile, keyOf: (topic: Topic) => string | undefined): (topics: readonly Topic[]) => Iterable<TermPostings> {
+  return (topics) => {
+    const read = readPostings(topics, rememberedWords(memory, keyOf));
+    rememberWords(memory, read, topics.map((topic) => keyOf(topic) ?? ''));
+    return termPostings(read);
+  };
 }
 
 if (!isMainThread && parentPort && (workerData as { indexAndFeeds?: boolean })?.indexAndFeeds) {

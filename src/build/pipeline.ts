@@ -26,6 +26,7 @@ import { hostLimitWarnings, measureSite, redirectRulesWarning, sizeLine } from '
 import { folderListing, withFolder } from './folder-files.ts';
 import { carryOver, codeDigest, forgetPages, noteSource, pruneCaches, rememberedFiles, rememberedPosts, rememberPages, rememberPosts, unchangedFiles, type RememberedFile } from './cache.ts';
 import { INDEX_FOLDER, indexAndFeedsThread } from './index-and-feeds.ts';
+import { wordMemoryFile } from './word-memory.ts';
 import { buildStore, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
 import { removeDeadWorkFolders, swapIn, workFolder } from './swap.ts';
 import { outputLock, updateInPlace } from './in-place.ts';
@@ -170,7 +171,7 @@ export async function prepareBuild(settings: BuildSettings, previous?: FolderLis
   const madeByThread = ([file]: RememberedFile) => file.endsWith('/rss.xml') || file.startsWith(`${INDEX_FOLDER}/`);
   const inPlace = previous !== undefined;
   const threadStarted = performance.now();
-  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace }, loaded.keys);
+  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace }, loaded.keys, wordMemoryFile(cacheDir, code));
   store.indexAndFeeds = thread.done;
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
   // The thread has its own copy of the posts' text, and pages show their HTML only. The renderings

@@ -2,7 +2,7 @@ import type { Topic } from '../content/topics.ts';
 import type { ContentType } from '../content/content-types.ts';
 import { tagSlug } from '../model/tags.ts';
 import { vocabKey } from './words.ts';
-import { wordPostings } from './word-postings.ts';
+import { wordPostings, type TermPostings } from './word-postings.ts';
 import { comparePopularity } from '../model/popularity.ts';
 import {
   displayAllRowsPerFile, DISPLAY_ROWS_PER_FILE, INDEX_VERSION, type DisplayFiles, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
@@ -82,7 +82,8 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
  * Hands every file of the search index to `emit` (its path under /search-index/ and its text) as
  * soon as it is made, so a build can write each and let it go: a big site's index is never held
  * whole. `topics` must be in listing order. With `reuse`, a per-tag file is emitted with its key
- * (TagFileReuse), and not made when `reuse` takes it.
+ * (TagFileReuse), and not made when `reuse` takes it. `postings` reads the topics' words (a
+ * rebuild's copies what it read before: ../build/word-memory.ts).
  */
 export function emitSearchIndex(
   topics: readonly Topic[],
@@ -90,6 +91,7 @@ export function emitSearchIndex(
   canonicalOf: ReadonlyMap<string, string>,
   emit: (path: string, text: string, key?: string) => void,
   reuse?: TagFileReuse,
+  postings: (topics: readonly Topic[]) => Iterable<TermPostings> = wordPostings,
 ): void {
   const structured = structuredCore(topics, contentTypes);
   const { types } = structured;
@@ -98,7 +100,7 @@ export function emitSearchIndex(
   // Postings shards: consecutive runs of the sorted terms, each of about POSTINGS_PER_SHARD postings.
   // Each shard is written as soon as it is full and its terms let go: the positions of a big site
   // (a number per word of every post) are never all held as JSON numbers or text.
-  const words = wordPostings(topics);
+  const words = postings(topics);
   const vocab = new Map<string, VocabFile>();
   const postingBounds: string[] = [];
   let shard: PostingsFile = {};

@@ -9,12 +9,28 @@ class IntList {
   length = 0;
 
   push(value: number): void {
-    if (this.length === this.items.length) {
-      const grown = new Int32Array(this.items.length * 2);
-      grown.set(this.items);
-      this.items = grown;
-    }
+    if (this.length === this.items.length) this.grow(this.length + 1);
     this.items[this.length++] = value;
+  }
+
+  /** Pushes `values` whole. */
+  append(values: Int32Array): void {
+    if (this.length + values.length > this.items.length) this.grow(this.length + values.length);
+    this.items.set(values, this.length);
+    this.length += values.length;
+  }
+
+  /** The pushed values, without a copy. */
+  get values(): Int32Array {
+    return this.items.subarray(0, this.length);
+  }
+
+  private grow(needed: number): void {
+    let size = this.items.length * 2;
+    while (size < needed) size *= 2;
+    const grown = new Int32Array(size);
+    grown.set(this.values);
+    this.items = grown;
   }
 }
 
@@ -27,21 +43,55 @@ export interface TermPostings {
 }
 
 /**
- * Every term of the topics' titles and posts with its postings, in code-point order of the terms.
- * Read in one pass into flat typed arrays (a posting: its term, ordinal and where its positions
- * start; then the positions), each term's lists are made only when it is handed out: what a big
- * site holds meanwhile is a few bytes a posting, not an array per term.
+ * The topics' postings as read, topic by topic, in flat arrays: what a rebuild keeps of the
+ * analysis of every topic's words (../build/word-memory.ts), so a topic it has read before is
+ * copied, not read again. Ordinals are not in it: they change whenever a topic moves in the listing.
  */
-export function* wordPostings(topics: readonly Topic[]): Generator<TermPostings> {
+export interface PostingsTable {
+  /** The terms, by id. */
+  names: readonly string[];
+  /** Per topic, in the order read: how many postings (distinct terms) it has. */
+  topicPostings: Int32Array;
+  /** Per posting: its term's id. */
+  postingTerm: Int32Array;
+  /** Per posting: its first number in `positions`, its title flag in the lowest bit (start × 2 + inTitle). */
+  postingStart: Int32Array;
+  /**
+   * Per posting, from its start: its post occurrences × 2 + inTitle, its title occurrences when
+   * inTitle, then its places as deltas (the title's from 0, then the post's from 0).
+   */
+  positions: Int32Array;
+}
+
+/** A table read before, and where each topic's postings are in it (its index among the table's topics), if they are. */
+export interface EarlierPostings {
+  table: PostingsTable;
+  at: (topic: Topic) => number | undefined;
+}
+
+/** A table as read, with what handing out each term's postings needs. */
+export interface ReadPostings extends PostingsTable {
+  postingOrdinal: Int32Array;
+  /** Per term id: how many topics hold it, how many hold it in the title, and how many numbers its positions take. */
+  df: Int32Array;
+  titleDf: Int32Array;
+  placeCount: Int32Array;
+}
+
+/**
+ * Reads every term of the topics' titles and posts, topic by topic (in the order given, which is
+ * their ordinals). A topic found in `earlier` has its postings copied from there instead: the
+ * same numbers its words give.
+ */
+export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings): ReadPostings {
   const ids = new Map<string, number>();
   const names: string[] = [];
   const df = new IntList();
-  /** Per term id: how many topics hold it in the title, and how many numbers its positions take. */
   const titleDf = new IntList();
   const placeCount = new IntList();
+  const topicPostings = new IntList();
   const postingTerm = new IntList();
   const postingOrdinal = new IntList();
-  /** A posting's first number in `positions`, its title flag in the lowest bit (start × 2 + inTitle). */
   const postingStart = new IntList();
   const positions = new IntList();
   // One topic's terms, without an object per term: each distinct term gets a slot (in the order the
@@ -53,19 +103,22 @@ export function* wordPostings(topics: readonly Topic[]): Generator<TermPostings>
   const slotTerm = new IntList();
   const occurrenceSlot = new IntList();
   const occurrencePlace = new IntList();
+  const idOf = (term: string) => {
+    let id = ids.get(term);
+    if (id === undefined) {
+      ids.set(term, (id = names.length));
+      names.push(term);
+      df.push(0);
+      titleDf.push(0);
+      placeCount.push(0);
+      seenIn.push(0);
+      slotOf.push(0);
+    }
+    return id;
+  };
   const note = (list: readonly string[], ordinal: number) => {
     for (let i = 0; i < list.length; i++) {
-      const term = list[i]!;
-      let id = ids.get(term);
-      if (id === undefined) {
-        ids.set(term, (id = names.length));
-        names.push(term);
-        df.push(0);
-        titleDf.push(0);
-        placeCount.push(0);
-        seenIn.push(0);
-        slotOf.push(0);
-      }
+      const id = idOf(list[i]!);
       if (seenIn.items[id] !== ordinal + 1) {
         seenIn.items[id] = ordinal + 1;
         slotOf.items[id] = slotTerm.length;
@@ -75,7 +128,7 @@ export function* wordPostings(topics: readonly Topic[]): Generator<TermPostings>
       occurrencePlace.push(i);
     }
   };
-  topics.forEach((topic, ordinal) => {
+  const read = (topic: Topic, ordinal: number) => {
     slotTerm.length = occurrenceSlot.length = occurrencePlace.length = 0;
     note(terms(topic.title), ordinal);
     const titleOccurrences = occurrenceSlot.length;
@@ -90,6 +143,7 @@ export function* wordPostings(topics: readonly Topic[]): Generator<TermPostings>
     const grouped = new Int32Array(occurrenceSlot.length);
     const next = start.slice(0, slots);
     for (let o = 0; o < occurrenceSlot.length; o++) grouped[next[occurrenceSlot.items[o]!]!++] = occurrencePlace.items[o]!;
+    topicPostings.push(slots);
     for (let slot = 0; slot < slots; slot++) {
       const id = slotTerm.items[slot]!;
       const inTitle = titles[slot]! > 0 ? 1 : 0;
@@ -101,37 +155,93 @@ export function* wordPostings(topics: readonly Topic[]): Generator<TermPostings>
       postingStart.push(placed * 2 + inTitle);
       positions.push(posts[slot]! * 2 + inTitle);
       if (inTitle) positions.push(titles[slot]!);
-      // Places as deltas: the title's from 0, then the post's from 0.
       const from = start[slot]!;
       const postFrom = from + titles[slot]!;
       for (let k = from; k < start[slot + 1]!; k++) positions.push(grouped[k]! - (k > from && k !== postFrom ? grouped[k - 1]! : 0));
       placeCount.items[id]! += positions.length - placed;
     }
+  };
+
+  // Copying from the earlier table: where each of its topics' postings start, and its term ids as this read's.
+  const table = earlier?.table;
+  const firstPosting = new Int32Array((table?.topicPostings.length ?? 0) + 1);
+  if (table) for (let t = 0; t < table.topicPostings.length; t++) firstPosting[t + 1] = firstPosting[t]! + table.topicPostings[t]!;
+  const idOfEarlier = new Int32Array(table?.names.length ?? 0).fill(-1);
+  const placesStart = (p: number) => (p < table!.postingStart.length ? table!.postingStart[p]! >> 1 : table!.positions.length);
+  const copy = (at: number, ordinal: number) => {
+    const { names: earlierNames, postingTerm: earlierTerm, postingStart: earlierStart } = table!;
+    const from = firstPosting[at]!;
+    const to = firstPosting[at + 1]!;
+    const shift = positions.length - placesStart(from);
+    for (let p = from; p < to; p++) {
+      let id = idOfEarlier[earlierTerm[p]!]!;
+      if (id === -1) id = idOfEarlier[earlierTerm[p]!] = idOf(earlierNames[earlierTerm[p]!]!);
+      const start = earlierStart[p]!;
+      const inTitle = start & 1;
+      df.items[id]!++;
+      titleDf.items[id]! += inTitle;
+      placeCount.items[id]! += placesStart(p + 1) - (start >> 1);
+      postingTerm.push(id);
+      postingOrdinal.push(ordinal);
+      postingStart.push(((start >> 1) + shift) * 2 + inTitle);
+    }
+    positions.append(table!.positions.subarray(placesStart(from), placesStart(to)));
+    topicPostings.push(to - from);
+  };
+
+  topics.forEach((topic, ordinal) => {
+    const at = earlier?.at(topic);
+    if (at === undefined) read(topic, ordinal);
+    else copy(at, ordinal);
   });
-  ids.clear();
+  return {
+    names,
+    topicPostings: topicPostings.values,
+    postingTerm: postingTerm.values,
+    postingOrdinal: postingOrdinal.values,
+    postingStart: postingStart.values,
+    positions: positions.values,
+    df: df.values,
+    titleDf: titleDf.values,
+    placeCount: placeCount.values,
+  };
+}
+
+/**
+ * Every term of a read with its postings, in code-point order of the terms. Each term's lists are
+ * made only when it is handed out: what a big site holds meanwhile is a few bytes a posting, not
+ * an array per term.
+ */
+export function* termPostings(read: ReadPostings): Generator<TermPostings> {
+  const { names, df, titleDf, placeCount, postingTerm, postingOrdinal, postingStart, positions } = read;
   // Each term's postings together, still in ordinal order (a counting sort by term).
   const first = new Int32Array(names.length + 1);
-  for (let id = 0; id < names.length; id++) first[id + 1] = first[id]! + df.items[id]!;
+  for (let id = 0; id < names.length; id++) first[id + 1] = first[id]! + df[id]!;
   const byTerm = new Int32Array(postingTerm.length);
   const filled = first.slice(0, names.length);
-  for (let p = 0; p < postingTerm.length; p++) byTerm[filled[postingTerm.items[p]!]!++] = p;
-  const end = (p: number) => (p + 1 < postingStart.length ? postingStart.items[p + 1]! >> 1 : positions.length);
+  for (let p = 0; p < postingTerm.length; p++) byTerm[filled[postingTerm[p]!]!++] = p;
+  const end = (p: number) => (p + 1 < postingStart.length ? postingStart[p + 1]! >> 1 : positions.length);
   const order = names.map((_, id) => id).sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
   // Each list is made at its final length (its counts are known), not grown as it is filled.
   for (const id of order) {
-    const all: number[] = new Array(df.items[id]!);
-    const title: number[] = new Array(titleDf.items[id]!);
-    const places: number[] = new Array(placeCount.items[id]!);
+    const all: number[] = new Array(df[id]!);
+    const title: number[] = new Array(titleDf[id]!);
+    const places: number[] = new Array(placeCount[id]!);
     let titles = 0;
     let placed = 0;
     for (let k = first[id]!, n = 0; k < first[id + 1]!; k++, n++) {
       const p = byTerm[k]!;
-      const ordinal = postingOrdinal.items[p]!;
-      const start = postingStart.items[p]!;
+      const ordinal = postingOrdinal[p]!;
+      const start = postingStart[p]!;
       all[n] = ordinal;
       if (start & 1) title[titles++] = ordinal;
-      for (let i = start >> 1, last = end(p); i < last; i++) places[placed++] = positions.items[i]!;
+      for (let i = start >> 1, last = end(p); i < last; i++) places[placed++] = positions[i]!;
     }
     yield { term: names[id]!, all, title, positions: places };
   }
+}
+
+/** Every term of the topics' titles and posts with its postings, in code-point order of the terms (`topics` in ordinal order). */
+export function wordPostings(topics: readonly Topic[]): Generator<TermPostings> {
+  return termPostings(readPostings(topics));
 }

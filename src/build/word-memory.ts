@@ -1,0 +1,131 @@
+/**
+ * The build's memory of its topics' words: the postings table of the last build's search index
+ * (../search/word-postings.ts), with each topic's record key. A rebuild copies the postings of
+ * every topic whose record is unchanged instead of reading its words again, which was most of the
+ * index thread's work after one topic changed.
+ *
+ * The file: its header's length in bytes (32 bits, little-endian), the header (JSON: the code
+ * digest, the topics' record keys, the terms, and the arrays' lengths), padding to 4 bytes, then
+ * the table's arrays as 32-bit integers of this machine. It is replaced whole: a killed build
+ * leaves the last one. A file that is unreadable, of other code, or whose numbers do not fit
+ * together is not used: every topic is read.
+ */
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import type { EarlierPostings, PostingsTable } from '../search/word-postings.ts';
+import type { Topic } from '../content/topics.ts';
+
+/** Where the words are remembered, and the code digest they are valid for (./cache.ts). */
+export interface WordMemoryFile {
+  file: string;
+  code: string;
+}
+
+export const wordMemoryFile = (cacheDir: string, code: string): WordMemoryFile => ({ file: join(cacheDir, 'words.bin'), code });
+
+interface Header {
+  code: string;
+  /** Per topic of the table: its record key ('' for a topic read without one: never copied). */
+  keys: readonly string[];
+  names: readonly string[];
+  /** The lengths of topicPostings, postingTerm (= postingStart) and positions. */
+  lengths: [topics: number, postings: number, positions: number];
+}
+
+const ARRAYS = ['topicPostings', 'postingTerm', 'postingStart', 'positions'] as const;
+
+/** The table the last build with the same code remembered, and which topic (by record key) is where in it; none if there is no usable one. */
+export function rememberedWords({ file, code }: WordMemoryFile, keyOf: (topic: Topic) => string | undefined): EarlierPostings | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return undefined; // none yet
+  }
+  const table = tableOf(bytes, code);
+  if (!table) return undefined;
+  const index = new Map<string, number>();
+  table.keys.forEach((key, i) => key && index.set(key, i));
+  return {
+    table,
+    at: (topic) => {
+      const key = keyOf(topic);
+      return key ? index.get(key) : undefined;
+    },
+  };
+}
+
+/** The table in a memory file's bytes, if it is of this code and whole. */
+function tableOf(bytes: Buffer, code: string): (PostingsTable & { keys: readonly string[] }) | undefined {
+  try {
+    const headerLength = bytes.readUInt32LE(0);
+    const header = JSON.parse(bytes.toString('utf8', 4, 4 + headerLength)) as Header;
+    if (header.code !== code) return undefined;
+    const [topics, postings, positions] = header.lengths;
+    if (header.keys.length !== topics) return undefined;
+    const counts = [topics, postings, postings, positions];
+    let offset = align(4 + headerLength);
+    if (bytes.length !== offset + 4 * counts.reduce((sum, n) => sum + n, 0)) return undefined;
+    // The arrays are views of the file's bytes, or a copy where those do not start at a multiple of 4.
+    const arrays = counts.map((count) => {
+      const start = bytes.byteOffset + offset;
+      offset += 4 * count;
+      return start % 4 === 0 ? new Int32Array(bytes.buffer, start, count) : new Int32Array(bytes.buffer.slice(start, start + 4 * count));
+    });
+    const [topicPostings, postingTerm, postingStart, positionList] = arrays as [Int32Array, Int32Array, Int32Array, Int32Array];
+    const table = { names: header.names, keys: header.keys, topicPostings, postingTerm, postingStart, positions: positionList };
+    return fitsTogether(table) ? table : undefined;
+  } catch {
+    return undefined; // cut short or not ours
+  }
+}
+
+/** Whether every posting lies within the table: its topics' counts add up, its terms exist, its places follow each other. */
+function fitsTogether({ names, topicPostings, postingTerm, postingStart, positions }: PostingsTable): boolean {
+  let sum = 0;
+  for (const count of topicPostings) {
+    if (count < 0) return false;
+    sum += count;
+  }
+  if (sum !== postingTerm.length) return false;
+  let last = 0;
+  for (let p = 0; p < postingTerm.length; p++) {
+    const term = postingTerm[p]!;
+    const start = postingStart[p]! >> 1;
+    if (term < 0 || term >= names.length || start < last || (p === 0 && start !== 0)) return false;
+    last = start;
+  }
+  return last <= positions.length;
+}
+
+const align = (offset: number) => Math.ceil(offset / 4) * 4;
+
+/** Remembers `table`, read from topics whose record keys are `keys` (in the table's order), for the next build. */
+export function rememberWords({ file, code }: WordMemoryFile, table: PostingsTable, keys: readonly string[]): void {
+  const header = Buffer.from(JSON.stringify({ code, keys, names: table.names, lengths: [table.topicPostings.length, table.postingTerm.length, table.positions.length] } satisfies Header));
+  const partial = `${file}.${process.pid}.${threadId}.partial`;
+  const fd = openSync(partial, 'w');
+  try {
+    try {
+      const put = (bytes: Uint8Array) => {
+        for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+      };
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(header.length, 0);
+      put(length);
+      put(header);
+      put(Buffer.alloc(align(4 + header.length) - 4 - header.length));
+      for (const name of ARRAYS) {
+        const array = table[name];
+        put(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+      }
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(partial, file);
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  }
+}

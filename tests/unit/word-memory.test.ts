@@ -1,0 +1,111 @@
+// A rebuild copies the word postings of topics whose records are unchanged from the last build's
+// memory (src/build/word-memory.ts): the postings it hands out must be exactly those of reading
+// every topic again, whatever changed, and a memory it cannot trust must not be used.
+import { afterAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Topic } from '../../src/content/topics.ts';
+import { sortForListing } from '../../src/model/listing.ts';
+import { readPostings, termPostings, wordPostings } from '../../src/search/word-postings.ts';
+import { rememberedWords, rememberWords, type WordMemoryFile } from '../../src/build/word-memory.ts';
+import { topicRecordKey } from '../../src/content/load.ts';
+import { corpusArb, WORDS } from './search-corpus.ts';
+
+const folder = mkdtempSync(join(tmpdir(), 'tagsite-words-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const keyOf = (topic: Topic) => topicRecordKey(topic);
+
+/** Reads `topics` (in listing order) as a build does with `memory`, remembering them; returns the postings handed out. */
+function rebuildRead(topics: readonly Topic[], memory: WordMemoryFile) {
+  const listed = sortForListing(topics);
+  const read = readPostings(listed, rememberedWords(memory, keyOf));
+  rememberWords(memory, read, listed.map(keyOf));
+  return [...termPostings(read)];
+}
+
+/** One edit of a topic, as changing its file would make it. */
+const edits: Record<string, (topic: Topic, word: string) => Topic> = {
+  post: (topic, word) => ({ ...topic, text: `${word} ${topic.text} ${word}` }),
+  title: (topic, word) => ({ ...topic, title: `${topic.title} ${word}` }),
+  emptied: (topic) => ({ ...topic, title: '', text: '' }),
+  // Moves it to the top of the listing: every ordinal after it changes.
+  bumped: (topic) => ({ ...topic, updatedMs: Date.UTC(2030, 0, 1), updated: '2030-01-01T00:00:00.000Z' }),
+  replies: (topic) => ({ ...topic, replies: topic.replies + 1 }),
+};
+
+/** A next version of a corpus: topics deleted, edited, and added (from another corpus, under new slugs). */
+function nextArb(topics: readonly Topic[]) {
+  return fc
+    .record({
+      kept: fc.array(fc.boolean(), { minLength: topics.length, maxLength: topics.length }),
+      edit: fc.array(fc.option(fc.tuple(fc.constantFrom(...Object.keys(edits)), fc.constantFrom(...WORDS, 'fernwick'))), { minLength: topics.length, maxLength: topics.length }),
+      added: corpusArb.map(({ topics: more }) => more.slice(0, 5)),
+      round: fc.nat(1000),
+    })
+    .map(({ kept, edit, added, round }) => [
+      ...topics.flatMap((topic, i) => (kept[i] ? [edit[i] ? edits[edit[i]![0]]!(topic, edit[i]![1]) : topic] : [])),
+      ...added.map((topic) => ({ ...topic, slug: `${topic.slug}-n${round}`, file: `content/topics/${topic.slug}-n${round}.md` })),
+    ]);
+}
+
+describe('word memory', () => {
+  it('hands out the postings of reading every topic, after edits, deletions, additions and moves, build after build', () => {
+    let run = 0;
+    fc.assert(
+      fc.property(
+        corpusArb.chain(({ topics }) => nextArb(topics).chain((second) => nextArb(second).map((third) => [topics, second, third]))),
+        (versions) => {
+          const memory = { file: join(folder, `run-${run++}.bin`), code: 'code-1' };
+          for (const topics of versions) expect(rebuildRead(topics, memory)).toEqual([...wordPostings(sortForListing(topics))]);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('copies the topics it remembers: a remembered topic is not read again', () => {
+    const memory = { file: join(folder, 'copies.bin'), code: 'code-1' };
+    const topic = (slug: string, text: string, day: number): Topic => ({
+      slug, file: `content/topics/${slug}.md`, title: 'Clipboard history', author: 'wren', created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z',
+      createdMs: Date.UTC(2026, 0, day), updatedMs: Date.UTC(2026, 0, day), contentType: 'help', contentGroup: 'forum', tags: ['api'], replies: 0, views: 0, excerpt: text, html: `<p>${text}</p>`, text,
+    });
+    const first = [topic('a', 'lantern moss lantern', 2), topic('b', 'quartz fennel', 1)];
+    rebuildRead(first, memory);
+    // The same records whose text property lies about them: a copy shows the words first read.
+    const remembered = rememberedWords(memory, keyOf)!;
+    const [a, b] = sortForListing(first);
+    expect(remembered.at(a!)).toBe(0);
+    expect(remembered.at(b!)).toBe(1);
+    const read = readPostings([b!, a!], { ...remembered, at: (t) => (t === a ? 0 : undefined) });
+    a!.text = 'nothing of it is read';
+    expect([...termPostings(read)].map(({ term, all }) => [term, all])).toEqual([
+      ['clipboard', [0, 1]], ['fennel', [0]], ['history', [0, 1]], ['lantern', [1]], ['moss', [1]], ['quartz', [0]],
+    ]);
+  });
+
+  it('is not used when it is of other code, cut short, or its numbers do not fit together', () => {
+    const file = join(folder, 'checked.bin');
+    const topics = sortForListing([
+      { slug: 'c', file: 'content/topics/c.md', title: 'Shell alias', author: 'wren', created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z', createdMs: 1, updatedMs: 1, contentType: 'help', contentGroup: 'forum', tags: [], replies: 0, views: 0, excerpt: '', html: '<p>juniper alias</p>', text: 'juniper alias' },
+    ] satisfies Topic[]);
+    rememberWords({ file, code: 'code-1' }, readPostings(topics), topics.map(keyOf));
+    expect(rememberedWords({ file, code: 'code-1' }, keyOf)?.at(topics[0]!)).toBe(0);
+    expect(rememberedWords({ file, code: 'code-2' }, keyOf)).toBeUndefined();
+    const whole = readFileSync(file);
+    writeFileSync(file, whole.subarray(0, whole.length - 4));
+    expect(rememberedWords({ file, code: 'code-1' }, keyOf)).toBeUndefined();
+    // A term id past the terms: the last posting's term (the file ends with the positions, before them the starts and terms).
+    const broken = Buffer.from(whole);
+    const read = readPostings(topics);
+    const termAt = whole.length - 4 * (read.positions.length + read.postingStart.length + 1);
+    broken.writeInt32LE(99, termAt);
+    writeFileSync(file, broken);
+    expect(rememberedWords({ file, code: 'code-1' }, keyOf)).toBeUndefined();
+    writeFileSync(file, 'not a memory');
+    expect(rememberedWords({ file, code: 'code-1' }, keyOf)).toBeUndefined();
+    expect(rememberedWords({ file: join(folder, 'none.bin'), code: 'code-1' }, keyOf)).toBeUndefined();
+  });
+});
