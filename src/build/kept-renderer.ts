@@ -138,7 +138,7 @@ export function keptRenderer(folder: string, inputs: string): KeptRenderer | und
  * when `lastOutput` (checked under that lock) gives the output as the last build left it, the
  * output is updated in place (./in-place.ts).
  */
-export async function rebuildContent(folder: string, kept: KeptRenderer, contentDir: string, lastOutput: () => (FolderListing & { outDir: string }) | undefined): Promise<BuildOutcome | undefined> {
+export async function rebuildContent(folder: string, kept: KeptRenderer, contentDir: string, lastOutput: () => Promise<(FolderListing & { outDir: string }) | undefined>): Promise<BuildOutcome | undefined> {
   const { settings } = kept;
   if (!kept.assets.every(([path, size, mtimeMs]) => sameFile(join(settings.outDir, path), size, mtimeMs))) return undefined;
   let app: BundleApp;
@@ -153,8 +153,9 @@ export async function rebuildContent(folder: string, kept: KeptRenderer, content
   app.setOptions({ settings: { scripts: kept.scripts }, logger: { options: { destination } } });
 
   return withOutputLock(settings.root, settings.outDir, async () => {
-    const stamped = lastOutput();
-    const build = await prepareBuild({ ...settings, contentDir, clean: false }, stamped?.outDir === settings.outDir ? stamped : undefined);
+    // Checked while the content is read.
+    const stamped = lastOutput().then((output) => (output?.outDir === settings.outDir ? output : undefined));
+    const build = await prepareBuild({ ...settings, contentDir, clean: false }, stamped);
     const pages = await renderPages(app, build, kept);
     const assets = kept.assets.map(([path]) => path);
     if (build.previous) for (const path of assets) build.keep.add(path);

@@ -132,9 +132,9 @@ function outputLockFile(root: string, outDir: string): string {
  * Steps 1–4: load and validate everything, hand the records to the pages, start the worker. Throws
  * every problem at once. The caller holds the output's lock (withOutputLock, holdOutputLock) until
  * finishBuild is done. With `previous` (the output as the last build left it, checked by the caller
- * under that lock) the output is updated in place.
+ * under that lock; awaited once the content is read) the output is updated in place.
  */
-export async function prepareBuild(settings: BuildSettings, previous?: FolderListing): Promise<Build> {
+export async function prepareBuild(settings: BuildSettings, checkedOutput?: Promise<FolderListing | undefined>): Promise<Build> {
   const started = performance.now();
   const { root, contentDir, outDir } = settings;
   removeDeadWorkFolders(root);
@@ -153,6 +153,7 @@ export async function prepareBuild(settings: BuildSettings, previous?: FolderLis
   // 1–2. Load and validate: every problem of options and content, before anything is written.
   const source: ContentSource = { root, contentDir, excerptLength: settings.excerptLength };
   const loaded = await loadContentInParallel({ ...source, limits: settings.limits }, rememberedPosts(cacheDir, code));
+  const previous = await checkedOutput;
   const siteRoot = siteRootUrl(settings.site, settings.base);
   const problems = [...settings.problems, ...siteProblems(settings.site, loaded.content.topics.some((topic) => topic.workflow)), ...loaded.problems];
   if (problems.length > 0 || !siteRoot) throw new ContentProblemsError(problems);

@@ -19,10 +19,8 @@ import { join, resolve } from 'node:path';
 import { codeDigest, noteSource } from './cache.ts';
 import { HOST_ENVIRONMENT } from '../integration/host.ts';
 import { writeFileAtomic } from '../cli/atomic-file.ts';
-import { folderListing, sameFile, type FolderFiles, type FolderListing } from './folder-files.ts';
-
-/** Each folder of a listing with its modification time. */
-type FolderTimes = Array<[path: string, mtimeMs: number]>;
+import { folderListing, type FolderFiles, type FolderListing } from './folder-files.ts';
+import { unchangedFolder, unchangedFolderInThread, type FolderTimes } from './output-check.ts';
 
 /** The last build: its code and settings, the content it read and the output it left. */
 interface Stamp {
@@ -78,22 +76,6 @@ const stampFile = (root: string, contentDir: string, out: string | undefined) =>
 /** Where the last build of `contentDir` into `out` keeps its page code for the next (./kept-renderer.ts): beside its stamp. */
 export const rendererFolder = (root: string, contentDir: string, out: string | undefined) => join(stampFolder(root, contentDir, out), 'renderer');
 
-/**
- * Whether every file noted is still in `dir` with its size and time, and every folder noted has
- * its time (so nothing was added). A folder that cannot be read, or a stamp entry of another form,
- * is a change.
- */
-function unchangedFolder(dir: string, files: FolderFiles, folders: FolderTimes): boolean {
-  try {
-    return (
-      folders.every(([path, mtimeMs]) => statSync(join(dir, path), { throwIfNoEntry: false })?.mtimeMs === mtimeMs) &&
-      files.every(([path, size, mtimeMs]) => sameFile(join(dir, path), size, mtimeMs))
-    );
-  } catch {
-    return false;
-  }
-}
-
 /** The content folder's files and folders as the stamp notes them: taken before a build reads the content. */
 export function contentListing(contentDir: string): ContentListing {
   const { files, folders } = folderListing(contentDir);
@@ -106,7 +88,16 @@ export function contentListing(contentDir: string): ContentListing {
  */
 function readStamp(root: string, contentDir: string, out: string | undefined, inputs: string): Stamp | undefined {
   try {
-    const stamp = JSON.parse(readFileSync(stampFile(root, contentDir, out), 'utf8')) as Partial<Stamp>;
+    return stampOf(readFileSync(stampFile(root, contentDir, out), 'utf8'), inputs);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A stamp file's text as a stamp, when it is whole and of these `inputs`. */
+function stampOf(text: string, inputs: string): Stamp | undefined {
+  try {
+    const stamp = JSON.parse(text) as Partial<Stamp>;
     const whole = [stamp.content, stamp.contentFolders, stamp.files, stamp.folders].every(Array.isArray) && typeof stamp.outDir === 'string';
     return whole && stamp.inputs === inputs ? (stamp as Stamp) : undefined;
   } catch {
@@ -124,15 +115,26 @@ export function unchangedOutput(root: string, contentDir: string, out: string | 
   return unchangedFolder(contentDir, stamp.content, stamp.contentFolders) && unchangedFolder(stamp.outDir, stamp.files, stamp.folders) ? stamp.outDir : undefined;
 }
 
+const listedOutput = (stamp: Stamp): FolderListing & { outDir: string } => ({ outDir: stamp.outDir, files: stamp.files, folders: stamp.folders.map(([folder]) => folder) });
+
 /**
  * The output the last build with exactly these `inputs` left, as it left it (its files and
  * folders), when it is still exactly so: a content rebuild then updates it in place
  * (./in-place.ts). Undefined when there is no such build, or the output was changed since.
+ *
+ * The output is checked file by file in a worker thread while this one goes on (a rebuild reads
+ * the content meanwhile). The thread is given the stamp's text as read here, so both judge the same stamp.
  */
-export function stampedOutput(root: string, contentDir: string, out: string | undefined, inputs: string): (FolderListing & { outDir: string }) | undefined {
-  const stamp = readStamp(root, contentDir, out, inputs);
-  if (!stamp || !unchangedFolder(stamp.outDir, stamp.files, stamp.folders)) return undefined;
-  return { outDir: stamp.outDir, files: stamp.files, folders: stamp.folders.map(([folder]) => folder) };
+export function stampedOutput(root: string, contentDir: string, out: string | undefined, inputs: string): Promise<(FolderListing & { outDir: string }) | undefined> {
+  let text: string;
+  try {
+    text = readFileSync(stampFile(root, contentDir, out), 'utf8');
+  } catch {
+    return Promise.resolve(undefined); // no stamp: no last build to update
+  }
+  const stamp = stampOf(text, inputs);
+  if (!stamp) return Promise.resolve(undefined);
+  return unchangedFolderInThread(text).then((unchanged) => (unchanged ? listedOutput(stamp) : undefined));
 }
 
 /**

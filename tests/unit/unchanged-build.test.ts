@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { folderFiles, folderListing } from '../../src/build/folder-files.ts';
-import { buildInputs, contentListing, stampBuild, unchangedOutput } from '../../src/build/unchanged.ts';
+import { buildInputs, contentListing, stampBuild, stampedOutput, unchangedOutput } from '../../src/build/unchanged.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'tagsite-unchanged-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -106,6 +106,41 @@ describe('a build with nothing changed', () => {
     const whole = JSON.parse(readFileSync(stampPath, 'utf8'));
     writeFileSync(stampPath, JSON.stringify({ ...whole, files: whole.files.map(() => 0) }));
     expect(kept(), 'file entries of another form').toBeUndefined();
+  });
+});
+
+describe('the output a content rebuild may update in place', () => {
+  it('is the output the last build stamped, checked file by file in a thread: none once a file of it was edited, added or taken away', async () => {
+    const dir = join(root, 'in-place');
+    const content = join(dir, 'content');
+    const out = join(dir, 'dist');
+    for (const [file, text] of [['content/topics/a.md', '---\ntitle: A\n---\nBody.'], ['dist/index.html', '<p>Built</p>'], ['dist/tags/api/index.html', '<p>API</p>']] as const) {
+      mkdirSync(join(dir, file, '..'), { recursive: true });
+      writeFileSync(join(dir, file), text);
+    }
+    const inputs = buildInputs(root, undefined, {});
+    const stamp = () => stampBuild(root, content, out, inputs, contentListing(content), out, folderListing(out));
+    expect(await stampedOutput(root, content, out, inputs), 'no build stamped yet').toBeUndefined();
+    stamp();
+    const found = await stampedOutput(root, content, out, inputs);
+    expect(found).toEqual({ outDir: out, files: folderListing(out).files, folders: ['', 'tags', 'tags/api'] });
+    expect(await stampedOutput(root, content, out, `${inputs}-other`), 'another code or config').toBeUndefined();
+    // Edited in place: same folder times, another size.
+    writeFileSync(join(out, 'tags/api/index.html'), '<p>API, edited</p>');
+    expect(await stampedOutput(root, content, out, inputs)).toBeUndefined();
+    stamp();
+    // The same size, another time.
+    writeFileSync(join(out, 'index.html'), '<p>Bui1t</p>');
+    utimesSync(join(out, 'index.html'), new Date('2020-01-01'), new Date('2020-01-01'));
+    expect(await stampedOutput(root, content, out, inputs)).toBeUndefined();
+    stamp();
+    writeFileSync(join(out, 'tags/extra.html'), 'extra');
+    expect(await stampedOutput(root, content, out, inputs)).toBeUndefined();
+    stamp();
+    rmSync(join(out, 'tags/api'), { recursive: true });
+    expect(await stampedOutput(root, content, out, inputs)).toBeUndefined();
+    stamp();
+    expect(await stampedOutput(root, content, out, inputs)).toBeDefined();
   });
 });
 

@@ -1,0 +1,47 @@
+/**
+ * Whether a folder is still as a build's stamp noted it (./unchanged.ts): every file noted with
+ * its size and modification time, every folder noted with its time (so nothing was added). Kept
+ * apart, with nothing else to load, because a rebuild runs the output's check in a thread of its
+ * own while it reads the content.
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { sameFile, type FolderFiles } from './folder-files.ts';
+
+/** Each folder of a listing with its modification time. */
+export type FolderTimes = Array<[path: string, mtimeMs: number]>;
+
+/**
+ * Whether every file noted is still in `dir` with its size and time, and every folder noted has
+ * its time (so nothing was added). A folder that cannot be read, or a stamp entry of another form,
+ * is a change.
+ */
+export function unchangedFolder(dir: string, files: FolderFiles, folders: FolderTimes): boolean {
+  try {
+    return (
+      folders.every(([path, mtimeMs]) => statSync(join(dir, path), { throwIfNoEntry: false })?.mtimeMs === mtimeMs) &&
+      files.every(([path, size, mtimeMs]) => sameFile(join(dir, path), size, mtimeMs))
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * unchangedFolder of a stamp's output folder (`outDir`, `files`, `folders` of the stamp's JSON
+ * `text`), checked by a worker thread: at 10,000 topics that is 43,000 `stat` calls, a fifth of a
+ * second this thread spends on other work meanwhile. A check that fails says changed.
+ */
+export function unchangedFolderInThread(text: string): Promise<boolean> {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { stampText: text } });
+  return new Promise((resolve) => {
+    worker.once('message', (unchanged: boolean) => resolve(unchanged));
+    worker.once('error', () => resolve(false));
+  });
+}
+
+if (!isMainThread && parentPort && typeof (workerData as { stampText?: unknown })?.stampText === 'string') {
+  const { outDir, files, folders } = JSON.parse((workerData as { stampText: string }).stampText) as { outDir: string; files: FolderFiles; folders: FolderTimes };
+  parentPort.postMessage(unchangedFolder(outDir, files, folders));
+}
