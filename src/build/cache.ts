@@ -62,8 +62,12 @@ export function rememberedFiles(cacheDir: string, code: string): RememberedFile[
  * `listing`, when given, is the output as just checked file by file: it is looked up instead.
  */
 export function unchangedFiles(outDir: string, files: readonly RememberedFile[], listing?: FolderListing): Map<string, string> {
-  const listed = listing && new Map(listing.files.map(([path, size, mtimeMs]) => [sitePath(path), `${size}:${mtimeMs}`]));
-  const same = (file: string, size: number, mtimeMs: number) => (listed ? listed.get(file) === `${size}:${mtimeMs}` : sameFile(join(outDir, file), size, mtimeMs));
+  const listed = listing && new Map(listing.files.map((entry) => [sitePath(entry[0]), entry]));
+  const same = (file: string, size: number, mtimeMs: number) => {
+    if (!listed) return sameFile(join(outDir, file), size, mtimeMs);
+    const entry = listed.get(file);
+    return entry !== undefined && entry[1] === size && entry[2] === mtimeMs;
+  };
   const reusable = new Map<string, string>();
   for (const [file, key, size, mtimeMs] of files) if (same(file, size, mtimeMs)) reusable.set(file, key);
   return reusable;

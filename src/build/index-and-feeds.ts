@@ -12,7 +12,7 @@ import { emitSearchIndex, indexedTypes, type TagFileReuse } from '../search/inde
 import { readPostings, termPostings, type TermPostings } from '../search/word-postings.ts';
 import { rememberedWords, rememberWords, type WordMemoryFile } from './word-memory.ts';
 import { WORDS_FILE } from '../search/index-format.ts';
-import { createHash } from 'node:crypto';
+import { digest as sha1 } from '../content/digest.ts';
 import { sortForListing, topicsByTag } from '../model/listing.ts';
 import { feedHead, feedItem, feedTopics, rssXml, type FeedHead, type FeedItem } from '../outputs/feeds.ts';
 import { feedPath, intersectionFeedPath } from '../model/urls.ts';
@@ -44,7 +44,6 @@ export function searchIndexFiles(content: IndexedContent): Map<string, string> {
   return files;
 }
 
-const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url');
 
 /**
  * A topic's digest, made once a topic: of everything a tag feed and a tag's own search-index file

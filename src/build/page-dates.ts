@@ -6,13 +6,16 @@
 import type { Topic } from '../content/topics.ts';
 import { memberPath, tagPath, topicPath } from '../model/urls.ts';
 
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+
+/** A path as the dates are looked up by: decoded (most paths have nothing to decode). */
+const keyOf = (path: string) => (path.includes('%') ? decodeURI(path) : path);
 
 /** A page's last change (YYYY-MM-DD) by its site path (`/tags/api/2/` is dated as `/tags/api/`). */
 export function pageDates(topics: readonly Topic[]): (path: string) => string | undefined {
   const newest = new Map<string, number>();
   const note = (path: string, ms: number) => {
-    const key = decodeURI(path);
+    const key = keyOf(path);
     if ((newest.get(key) ?? -Infinity) < ms) newest.set(key, ms);
   };
   let site = -Infinity;
@@ -22,8 +25,16 @@ export function pageDates(topics: readonly Topic[]): (path: string) => string | 
     for (const tag of topic.tags) note(tagPath(tag), topic.updatedMs);
     site = Math.max(site, topic.updatedMs);
   }
+  // Each day written once: a site's 16,000 pages fall on a few hundred days.
+  const days = new Map<number, string>();
+  const day = (ms: number) => {
+    const number = Math.floor(ms / DAY_MS);
+    let text = days.get(number);
+    if (text === undefined) days.set(number, (text = new Date(number * DAY_MS).toISOString().slice(0, 10)));
+    return text;
+  };
   return (path) => {
-    const key = decodeURI(path);
+    const key = keyOf(path);
     const ms = newest.get(key) ?? newest.get(key.replace(/[^/]+\/$/, '')) ?? site;
     return Number.isFinite(ms) ? day(ms) : undefined;
   };

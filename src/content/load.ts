@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { digest as sha1 } from './digest.ts';
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
@@ -107,7 +107,6 @@ function fileStamp(path: string): string | undefined {
   }
 }
 
-const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url');
 
 /**
  * Everything besides the file that shapes what reading a topic gives, as a digest: every
