@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { sameFile, type FolderFiles } from './folder-files.ts';
+import { THREAD_LIMITS } from './threads.ts';
 
 /** Each folder of a listing with its modification time. */
 export type FolderTimes = Array<[path: string, mtimeMs: number]>;
@@ -34,7 +35,7 @@ export function unchangedFolder(dir: string, files: FolderFiles, folders: Folder
  * second this thread spends on other work meanwhile. A check that fails says changed.
  */
 export function unchangedFolderInThread(text: string): Promise<boolean> {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { stampText: text } });
+  const worker = new Worker(new URL(import.meta.url), { workerData: { stampText: text }, resourceLimits: THREAD_LIMITS });
   return new Promise((resolve) => {
     worker.once('message', (unchanged: boolean) => resolve(unchanged));
     worker.once('error', () => resolve(false));

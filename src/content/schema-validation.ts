@@ -32,6 +32,8 @@ export const schemas = {
 
 export type SchemaName = keyof typeof schemas;
 
+const SHARED = Symbol.for('tagsite.validators');
+
 function createAjv(useDefaults: boolean): Ajv2020 {
   // verbose: the messages read `parentSchema` (allowed fields of an unknown one, a pattern's description).
   const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults, verbose: true });
@@ -47,17 +49,26 @@ function createAjv(useDefaults: boolean): Ajv2020 {
   return ajv;
 }
 
-const strictAjv = createAjv(false);
-const defaultingAjv = createAjv(true);
-const compiled = new Map<string, ValidateFunction>();
+/**
+ * The Ajv instances and the validators they compiled, one set a process: Astro's bundle of the
+ * pages carries a copy of this module, which then compiles nothing the build has compiled already
+ * (a compile costs milliseconds once Ajv is warm, the first some 50 ms), and Ajv is set up only
+ * when a schema is first needed.
+ */
+interface Validators {
+  ajv: { strict?: Ajv2020; defaulting?: Ajv2020 };
+  compiled: Map<string, ValidateFunction>;
+}
+const validators: Validators = ((globalThis as { [SHARED]?: Validators })[SHARED] ??= { ajv: {}, compiled: new Map() });
 
 /** Returns the compiled validator of a schema; `withDefaults` fills in `default` values as it validates. */
 export function validatorFor(name: SchemaName, withDefaults = false): ValidateFunction {
   const key = `${name}:${withDefaults}`;
-  let validate = compiled.get(key);
+  let validate = validators.compiled.get(key);
   if (!validate) {
-    validate = (withDefaults ? defaultingAjv : strictAjv).compile(schemas[name]);
-    compiled.set(key, validate);
+    const { ajv } = validators;
+    validate = (withDefaults ? (ajv.defaulting ??= createAjv(true)) : (ajv.strict ??= createAjv(false))).compile(schemas[name]);
+    validators.compiled.set(key, validate);
   }
   return validate;
 }
