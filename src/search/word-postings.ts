@@ -5,8 +5,13 @@ import { terms } from './words.ts';
 
 /** A list of 32-bit integers that grows as it is pushed to: a big site's postings without a JS number per element. */
 class IntList {
-  items = new Int32Array(1024);
+  items: Int32Array;
   length = 0;
+
+  /** Room for `capacity` values before it grows: each growth copies the list, and a big site's lists are hundreds of megabytes. */
+  constructor(capacity = 1024) {
+    this.items = new Int32Array(Math.max(capacity, 16));
+  }
 
   push(value: number): void {
     if (this.length === this.items.length) this.grow(this.length + 1);
@@ -86,20 +91,22 @@ export interface ReadPostings extends PostingsTable {
 export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings): ReadPostings {
   const ids = new Map<string, number>();
   const names: string[] = [];
-  const df = new IntList();
-  const titleDf = new IntList();
-  const placeCount = new IntList();
-  const topicPostings = new IntList();
-  const postingTerm = new IntList();
-  const postingOrdinal = new IntList();
-  const postingStart = new IntList();
-  const positions = new IntList();
+  // A rebuild's lists come out about as long as the earlier table's.
+  const table = earlier?.table;
+  const df = new IntList(table?.names.length);
+  const titleDf = new IntList(table?.names.length);
+  const placeCount = new IntList(table?.names.length);
+  const topicPostings = new IntList(topics.length);
+  const postingTerm = new IntList(table && Math.ceil(table.postingTerm.length * 1.01));
+  const postingOrdinal = new IntList(table && Math.ceil(table.postingTerm.length * 1.01));
+  const postingStart = new IntList(table && Math.ceil(table.postingTerm.length * 1.01));
+  const positions = new IntList(table && Math.ceil(table.positions.length * 1.01));
   // One topic's terms, without an object per term: each distinct term gets a slot (in the order the
   // terms first appear), and each occurrence notes its slot and place; the occurrences are then
   // grouped by slot, title ones first, each group in order of place.
   /** Per term id: the last ordinal + 1 whose topic holds it, and its slot there. */
-  const seenIn = new IntList();
-  const slotOf = new IntList();
+  const seenIn = new IntList(table?.names.length);
+  const slotOf = new IntList(table?.names.length);
   const slotTerm = new IntList();
   const occurrenceSlot = new IntList();
   const occurrencePlace = new IntList();
@@ -163,7 +170,6 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
   };
 
   // Copying from the earlier table: where each of its topics' postings start, and its term ids as this read's.
-  const table = earlier?.table;
   const firstPosting = new Int32Array((table?.topicPostings.length ?? 0) + 1);
   if (table) for (let t = 0; t < table.topicPostings.length; t++) firstPosting[t + 1] = firstPosting[t]! + table.topicPostings[t]!;
   const idOfEarlier = new Int32Array(table?.names.length ?? 0).fill(-1);
