@@ -4,10 +4,11 @@
  * (../content/load.ts), with a digest of the site's code.
  * Nothing is reused when the code digest differs; a page only while its previous file is as that build left it.
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { writer } from './write-files.ts';
+import { digest } from '../content/digest.ts';
 import { deserialize, serialize } from 'node:v8';
 import type { RememberedPost, RenderMemory } from '../content/load.ts';
 import { sameFile, sitePath, type FolderFiles, type FolderListing } from './folder-files.ts';
@@ -93,16 +94,24 @@ export function carryOver(files: Iterable<string>, from: string, to: string): vo
 }
 
 /**
- * The topic memory's file: its header (`{ code }`), then the remembered files in chunks, each a
- * v8-serialized array of [file, post] preceded by its length in bytes (32 bits, little-endian).
- * It is read and written a chunk at a time, so a big site's memory (37 MB at 10,000 topics) is
- * never also held as one buffer. A chunk ends after a file whose path hashes to a multiple of
- * POSTS_PER_CHUNK (about that many files a chunk, at most four times as many): a file added or
- * deleted changes its own chunk only. A chunk whose files are all kept as read is copied from the
- * previous file instead of serialized again, so a rebuild after one change serializes one chunk.
+ * The topic memory: the remembered files in chunks, each chunk a file of its own in `posts/`
+ * (a v8-serialized array of [file, post]) named by the digest of its bytes, and `posts.json`
+ * naming the chunks of the last build with its code digest. A chunk ends after a file whose path
+ * hashes to a multiple of POSTS_PER_CHUNK (about that many files a chunk, at most four times as
+ * many): a file added or deleted changes its own chunk only. A chunk whose files are all kept as
+ * read keeps its file, so a rebuild after one change writes one chunk (a big site's memory is
+ * hundreds of megabytes: 37 MB at 10,000 topics, which the last form copied whole every build).
+ * The list is replaced in one step after the new chunks are written, and the chunks it no longer
+ * names are deleted after it: a build killed at any moment leaves a list whose chunks are all there.
  */
-const postsFile = (cacheDir: string) => join(cacheDir, 'posts.v8');
+const postsList = (cacheDir: string) => join(cacheDir, 'posts.json');
+const chunksFolder = (cacheDir: string) => join(cacheDir, 'posts');
 const POSTS_PER_CHUNK = 1000;
+
+interface PostsList {
+  code: string;
+  chunks: string[];
+}
 
 /** Whether a chunk ends after `path`: content-defined, so the chunks of unchanged files stay as they were. */
 function endsChunk(path: string, size: number): boolean {
@@ -111,53 +120,42 @@ function endsChunk(path: string, size: number): boolean {
   return hash % POSTS_PER_CHUNK === 0 || size >= 4 * POSTS_PER_CHUNK;
 }
 
-/** A chunk as it lies in a memory file that was read: the file (by identity), where the chunk's bytes are, and what it held. */
+/** A chunk as read: its file's name in `posts/`, and what it held. */
 interface StoredChunk {
-  file: { path: string; ino: number; size: number; mtimeMs: number };
-  offset: number;
-  length: number;
+  name: string;
   entries: Array<[string, RememberedPost]>;
 }
 
 /** The stored chunk each remembered post was read from (the first post of a chunk stands for it). */
 const storedChunks = new WeakMap<RememberedPost, StoredChunk>();
 
-/** The topic files read and first posts rendered by the last build with the same code (an empty memory otherwise). */
+/**
+ * The topic files read and first posts rendered by the last build with the same code (an empty
+ * memory otherwise). A chunk that cannot be read is left out: its files are read again.
+ */
 export function rememberedPosts(cacheDir: string, code: string): RenderMemory {
   const memory: RenderMemory = new Map();
-  const path = postsFile(cacheDir);
-  let fd: number | undefined;
+  let list: Partial<PostsList>;
   try {
-    fd = openSync(path, 'r');
-    const file = fd;
-    const { ino, size, mtimeMs } = fstatSync(file);
-    const length = Buffer.alloc(4);
-    let offset = 0;
-    /** The next chunk and where it lies, or undefined at the end of the file. */
-    const next = (): { value: unknown; offset: number; length: number } | undefined => {
-      if (readSync(file, length, 0, 4, offset) < 4) return undefined;
-      const bytes = Buffer.alloc(length.readUInt32LE(0));
-      if (readSync(file, bytes, 0, bytes.length, offset + 4) < bytes.length) throw new Error('cut short');
-      const at = offset;
-      offset += 4 + bytes.length;
-      return { value: deserialize(bytes), offset: at, length: 4 + bytes.length };
-    };
-    if ((next()?.value as { code?: string } | undefined)?.code !== code) return memory;
-    for (let chunk = next(); chunk !== undefined; chunk = next()) {
-      const entries = chunk.value as Array<[string, RememberedPost]>;
-      if (entries.length > 0) storedChunks.set(entries[0]![1], { file: { path, ino, size, mtimeMs }, offset: chunk.offset, length: chunk.length, entries });
-      for (const [file, post] of entries) memory.set(file, post);
-    }
-    return memory;
+    list = JSON.parse(readFileSync(postsList(cacheDir), 'utf8')) as Partial<PostsList>;
   } catch {
-    // none yet, of an older form, or unreadable: render everything
-    return new Map();
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+    return memory; // none yet, or unreadable: render everything
   }
+  if (list.code !== code || !Array.isArray(list.chunks)) return memory;
+  for (const name of list.chunks) {
+    try {
+      const entries = deserialize(readFileSync(join(chunksFolder(cacheDir), name))) as Array<[string, RememberedPost]>;
+      if (!Array.isArray(entries)) continue;
+      if (entries.length > 0) storedChunks.set(entries[0]![1], { name, entries });
+      for (const [file, post] of entries) memory.set(file, post);
+    } catch {
+      // gone, cut short or not a chunk: its files are read again
+    }
+  }
+  return memory;
 }
 
-/** The stored chunk holding exactly `entries`, the same posts as read, in a file still as it was read; else undefined. */
+/** The stored chunk holding exactly `entries`, the same posts as read; else undefined. */
 function storedChunk(entries: Array<[string, RememberedPost]>): StoredChunk | undefined {
   const stored = storedChunks.get(entries[0]![1]);
   if (!stored || stored.entries.length !== entries.length) return undefined;
@@ -167,57 +165,45 @@ function storedChunk(entries: Array<[string, RememberedPost]>): StoredChunk | un
   return stored;
 }
 
-/** Remembers this build's topic records and renderings for the next build (replacing the file whole: a killed build leaves the last one). */
-export function rememberPosts(cacheDir: string, code: string, memory: RenderMemory): void {
-  mkdirSync(cacheDir, { recursive: true });
-  const partial = `${postsFile(cacheDir)}.${process.pid}.partial`;
-  const fd = openSync(partial, 'w');
-  // The file the kept chunks are copied from, while it is the file they were read from (-1: gone).
-  let previous: number | undefined;
+/** Writes a file whole under another name, then renames it into place: a reader never finds a part of it. */
+function replaceFile(path: string, data: string | Uint8Array): void {
+  const partial = `${path}.${process.pid}.partial`;
   try {
-    try {
-      const put = (bytes: Uint8Array) => {
-        const length = Buffer.alloc(4);
-        length.writeUInt32LE(bytes.length, 0);
-        writeSync(fd, length);
-        writeSync(fd, bytes);
-      };
-      const copied = (entries: Array<[string, RememberedPost]>): boolean => {
-        const stored = storedChunk(entries);
-        if (!stored) return false;
-        try {
-          previous ??= openSync(stored.file.path, 'r');
-        } catch {
-          previous = -1; // deleted meanwhile (a `--clean` build of the same output): every chunk is serialized
-        }
-        if (previous === -1) return false;
-        const now = fstatSync(previous);
-        if (now.ino !== stored.file.ino || now.size !== stored.file.size || now.mtimeMs !== stored.file.mtimeMs) return false;
-        const bytes = Buffer.alloc(stored.length);
-        if (readSync(previous, bytes, 0, stored.length, stored.offset) < stored.length) return false;
-        writeSync(fd, bytes);
-        return true;
-      };
-      put(serialize({ code }));
-      let chunk: Array<[string, RememberedPost]> = [];
-      const flush = () => {
-        if (chunk.length > 0 && !copied(chunk)) put(serialize(chunk));
-        chunk = [];
-      };
-      for (const entry of memory) {
-        chunk.push(entry);
-        if (endsChunk(entry[0], chunk.length)) flush();
-      }
-      flush();
-    } finally {
-      closeSync(fd);
-      if (previous !== undefined && previous !== -1) closeSync(previous);
-    }
-    renameSync(partial, postsFile(cacheDir));
+    writeFileSync(partial, data);
+    renameSync(partial, path);
   } catch (error) {
     rmSync(partial, { force: true });
     throw error;
   }
+}
+
+/** Remembers this build's topic records and renderings for the next build. */
+export function rememberPosts(cacheDir: string, code: string, memory: RenderMemory): void {
+  const folder = chunksFolder(cacheDir);
+  mkdirSync(folder, { recursive: true });
+  const chunks: string[] = [];
+  const flush = (entries: Array<[string, RememberedPost]>) => {
+    // A chunk kept as read keeps its file, while that is there (a `--clean` build deletes the cache).
+    const stored = entries.length > 0 ? storedChunk(entries) : undefined;
+    if (stored && existsSync(join(folder, stored.name))) return void chunks.push(stored.name);
+    const bytes = serialize(entries);
+    const name = `${digest(bytes)}.v8`;
+    if (!existsSync(join(folder, name))) replaceFile(join(folder, name), bytes);
+    chunks.push(name);
+  };
+  let chunk: Array<[string, RememberedPost]> = [];
+  for (const entry of memory) {
+    chunk.push(entry);
+    if (endsChunk(entry[0], chunk.length)) {
+      flush(chunk);
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) flush(chunk);
+  replaceFile(postsList(cacheDir), JSON.stringify({ code, chunks } satisfies PostsList));
+  const named = new Set(chunks);
+  for (const name of readdirSync(folder)) if (!named.has(name)) rmSync(join(folder, name), { force: true });
+  rmSync(join(cacheDir, 'posts.v8'), { force: true }); // the memory's last form
 }
 
 const sourceFile = (cacheDir: string) => join(cacheDir, 'source.json');

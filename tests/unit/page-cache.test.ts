@@ -1,7 +1,6 @@
 /** The build's cache folders: one per content folder and output, deleted once their content folder is gone. */
 import { afterAll, expect, it } from 'vitest';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { serialize } from 'node:v8';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noteSource, pruneCaches, rememberedPosts, rememberPages, rememberPosts, rememberedFiles, unchangedFiles } from '../../src/build/cache.ts';
@@ -46,7 +45,7 @@ it('reuses a page of the previous output only while its file is as that build le
   expect(unchangedFiles(out, rememberedFiles(cache, 'code-1')), 'a manifest of the older form').toEqual(new Map());
 });
 
-it('remembers the topic memory in chunks and gives it back whole, only to the same code, and nothing from a cut or older file', () => {
+it('remembers the topic memory in chunks and gives it back whole, only to the same code, and leaves out a chunk cut short', () => {
   const cache = join(dir, 'posts-cache');
   const post = (i: number): RememberedPost => ({ digest: `d${i}`, html: `<p>Post ${i}</p>`, text: `Post ${i}`, ...(i % 2 ? { read: { stamp: `s${i}`, context: 'c', topic: { slug: `t${i}` } as Topic, key: `k${i}` } } : {}) });
   // More files than fit in two chunks, so the last chunk is a part one.
@@ -54,26 +53,36 @@ it('remembers the topic memory in chunks and gives it back whole, only to the sa
   rememberPosts(cache, 'code-1', memory);
   expect(rememberedPosts(cache, 'code-1')).toEqual(memory);
   expect(rememberedPosts(cache, 'code-2'), 'other code').toEqual(new Map());
-  expect(readdirSync(cache), 'no partial file left').toEqual(['posts.v8']);
-  // Cut short (a disk that filled up), or of the older form (one serialized object): nothing.
-  const file = join(cache, 'posts.v8');
-  writeFileSync(file, readFileSync(file).subarray(0, 40_000));
-  expect(rememberedPosts(cache, 'code-1')).toEqual(new Map());
-  writeFileSync(file, serialize({ code: 'code-1', memory }));
+  const chunks = (JSON.parse(readFileSync(join(cache, 'posts.json'), 'utf8')) as { chunks: string[] }).chunks;
+  expect(chunks.length).toBeGreaterThan(1);
+  expect(readdirSync(join(cache, 'posts')).sort(), 'no partial file left').toEqual([...chunks].sort());
+  // One chunk cut short (a disk that filled up): the others are given back.
+  const cut = join(cache, 'posts', chunks[0]!);
+  const whole = readFileSync(cut);
+  writeFileSync(cut, whole.subarray(0, whole.length >> 1));
+  const partly = rememberedPosts(cache, 'code-1');
+  expect(partly.size).toBeGreaterThan(0);
+  expect(partly.size).toBeLessThan(memory.size);
+  for (const [file, kept] of partly) expect(kept).toEqual(memory.get(file));
+  // A list of an older form, or none: nothing.
+  writeFileSync(join(cache, 'posts.json'), JSON.stringify({ code: 'code-1', memory: [] }));
   expect(rememberedPosts(cache, 'code-1')).toEqual(new Map());
   expect(rememberedPosts(join(dir, 'no-cache'), 'code-1')).toEqual(new Map());
-  // An empty memory is remembered as one.
+  // An empty memory is remembered as one, and the chunks it no longer names are deleted.
   rememberPosts(cache, 'code-3', new Map());
   expect(rememberedPosts(cache, 'code-3')).toEqual(new Map());
+  expect(readdirSync(join(cache, 'posts'))).toEqual([]);
 });
 
-it('copies the chunks of posts kept as read, serializes the others, and copies nothing from a memory file replaced or deleted meanwhile', () => {
+it('keeps the chunk files of posts kept as read, writes the others, and writes anew a chunk whose file is gone', () => {
   const cache = join(dir, 'posts-reuse');
   const post = (i: number, text = `Post ${i}`): RememberedPost => ({ digest: `d${i}`, html: `<p>${text}</p>`, text });
   const paths = Array.from({ length: 20_000 }, (_, i) => `topics/t${String(i).padStart(5, '0')}.md`);
+  const chunkFiles = () => new Map(readdirSync(join(cache, 'posts')).map((name) => [name, statSync(join(cache, 'posts', name)).ino]));
   rememberPosts(cache, 'code-1', new Map(paths.map((path, i) => [path, post(i)])));
+  const before = chunkFiles();
   const read = rememberedPosts(cache, 'code-1');
-  // Changed in place, the posts read are still the same objects: a copied chunk keeps the text it was written with.
+  // Changed in place, the posts read are still the same objects: a kept chunk keeps the text it was written with.
   for (const kept of read.values()) kept.text = 'changed in place';
   // One file edited, one added near the start, one deleted: new objects, in the files' order.
   const next: RenderMemory = new Map();
@@ -88,17 +97,15 @@ it('copies the chunks of posts kept as read, serializes the others, and copies n
   expect(after.get('topics/t00003a.md')?.text).toBe('added');
   expect(after.get(paths[15_000]!)?.text).toBe('edited');
   const serialized = [...after.values()].filter((kept) => kept.text === 'changed in place').length;
-  // Only the chunks of the three changes (about 1,000 files each) were serialized again; the rest were copied as they were.
+  // Only the chunks of the three changes (about 1,000 files each) were written again; the others kept their files.
   expect(serialized).toBeGreaterThan(0);
   expect(serialized).toBeLessThan(6000);
   expect(after.get(paths[19_999]!)?.text).toBe('Post 19999');
-
-  // The file replaced by another build after this one read it: nothing is copied from it.
-  const readAgain = rememberedPosts(cache, 'code-1');
-  rememberPosts(cache, 'code-1', new Map([['topics/other.md', post(0)]]));
-  for (const kept of readAgain.values()) kept.text = 'changed in place';
-  rememberPosts(cache, 'code-1', readAgain);
-  expect([...rememberedPosts(cache, 'code-1').values()].every((kept) => kept.text === 'changed in place')).toBe(true);
+  const now = chunkFiles();
+  const kept = [...now].filter(([name, ino]) => before.get(name) === ino);
+  expect(kept.length, 'chunk files left as they were').toBeGreaterThanOrEqual(before.size - 3);
+  expect(now.size - kept.length, 'chunk files written').toBeLessThanOrEqual(3);
+  expect([...before.keys()].filter((name) => !now.has(name)).length, 'replaced chunk files deleted').toBe(before.size - kept.length);
 
   // The whole cache deleted after the read (a `--clean` build of the same output meanwhile): the memory is written all the same.
   const readOnceMore = rememberedPosts(cache, 'code-1');
