@@ -66,6 +66,16 @@ describe('word memory', () => {
     );
   });
 
+  it('hands out the same postings whatever the runs its terms are laid out in', () => {
+    fc.assert(
+      fc.property(corpusArb, fc.nat(40), fc.nat(60), ({ topics }, postings, places) => {
+        const read = readPostings(sortForListing(topics));
+        expect([...termPostings(read, { postings, places })]).toEqual([...termPostings(read)]);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('copies the topics it remembers: a remembered topic is not read again', () => {
     const memory = { file: join(folder, 'copies.bin'), code: 'code-1' };
     const topic = (slug: string, text: string, day: number): Topic => ({
