@@ -147,8 +147,8 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
   noteSource(cacheDir, contentDir);
   const code = codeDigest(root, settings.configDigest);
 
-  // The index thread loads its code while the content is read.
-  const indexThread = indexAndFeedsThread();
+  // The index thread loads its code and its word memory while the content is read.
+  const indexThread = indexAndFeedsThread(wordMemoryFile(cacheDir, code));
 
   // 1–2. Load and validate: every problem of options and content, before anything is written.
   const source: ContentSource = { root, contentDir, excerptLength: settings.excerptLength };
@@ -171,8 +171,10 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
   const remembered = rememberedFiles(cacheDir, code);
   const madeByThread = ([file]: RememberedFile) => file.endsWith('/rss.xml') || file.startsWith(`${INDEX_FOLDER}/`);
   const inPlace = previous !== undefined;
+  // The topics whose words the thread remembers go without their text (it has read its memory meanwhile).
+  const rememberedWords = await indexThread.remembered;
   const threadStarted = performance.now();
-  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace }, loaded.keys, wordMemoryFile(cacheDir, code));
+  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace }, loaded.keys, rememberedWords);
   store.indexAndFeeds = thread.done;
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
   // The thread has its own copy of the posts' text, and pages show their HTML only. The renderings

@@ -35,16 +35,22 @@ interface Header {
 
 const ARRAYS = ['topicPostings', 'postingTerm', 'postingStart', 'positions'] as const;
 
-/** The table the last build with the same code remembered, and which topic (by record key) is where in it; none if there is no usable one. */
-export function rememberedWords({ file, code }: WordMemoryFile, keyOf: (topic: Topic) => string | undefined): EarlierPostings | undefined {
+/** A table the last build remembered, with the record key of each of its topics ('' for none). */
+export type RememberedTable = PostingsTable & { keys: readonly string[] };
+
+/** The table the last build with the same code remembered; none if there is no usable one. */
+export function readWordMemory({ file, code }: WordMemoryFile): RememberedTable | undefined {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
   } catch {
     return undefined; // none yet
   }
-  const table = tableOf(bytes, code);
-  if (!table) return undefined;
+  return tableOf(bytes, code);
+}
+
+/** A remembered table, and which topic (by record key) is where in it. */
+export function earlierPostings(table: RememberedTable, keyOf: (topic: Topic) => string | undefined): EarlierPostings {
   const index = new Map<string, number>();
   table.keys.forEach((key, i) => key && index.set(key, i));
   return {
@@ -56,8 +62,14 @@ export function rememberedWords({ file, code }: WordMemoryFile, keyOf: (topic: T
   };
 }
 
+/** The table the last build with the same code remembered, and which topic (by record key) is where in it; none if there is no usable one. */
+export function rememberedWords(memory: WordMemoryFile, keyOf: (topic: Topic) => string | undefined): EarlierPostings | undefined {
+  const table = readWordMemory(memory);
+  return table && earlierPostings(table, keyOf);
+}
+
 /** The table in a memory file's bytes, if it is of this code and whole. */
-function tableOf(bytes: Buffer, code: string): (PostingsTable & { keys: readonly string[] }) | undefined {
+function tableOf(bytes: Buffer, code: string): RememberedTable | undefined {
   try {
     const headerLength = bytes.readUInt32LE(0);
     const header = JSON.parse(bytes.toString('utf8', 4, 4 + headerLength)) as Header;

@@ -10,7 +10,8 @@ import { projectRoot, runNode, runScript, type ScriptResult } from '../helpers/c
 import { copyOfSampleContent } from '../helpers/build.ts';
 import { editJson } from './fixture-copies.ts';
 import { loadContent } from '../../src/content/load.ts';
-import { searchIndexFiles, tagFeedFiles } from '../../src/build/index-and-feeds.ts';
+import { searchIndexFiles } from '../../src/build/index-and-feeds.ts';
+import { tagFeedFiles } from '../../src/build/tag-files.ts';
 import { rendererFolder } from '../../src/build/unchanged.ts';
 import { takeLock } from '../../src/cli/lock.ts';
 import { outputLock } from '../../src/build/in-place.ts';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { Topic } from '../../src/content/topics.ts';
 import { sortForListing } from '../../src/model/listing.ts';
 import { buildSearchIndex, emitSearchIndex } from '../../src/search/index-build.ts';
-import { tagFeedFiles, tagFileKeys, topicDigests } from '../../src/build/index-and-feeds.ts';
+import { tagFeedFiles, tagFileKeys, topicDigests } from '../../src/build/tag-files.ts';
 import { tagSlug } from '../../src/model/tags.ts';
 import { feedPath } from '../../src/model/urls.ts';
 import { CONTENT_TYPES, corpusArb, tagArb } from './search-corpus.ts';
