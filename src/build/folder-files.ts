@@ -13,6 +13,11 @@ export type FolderFiles = Array<[path: string, size: number, mtimeMs: number]>;
 export interface FolderListing {
   files: FolderFiles;
   folders: string[];
+  /**
+   * Folders' modification times where they are known: a stamped output's, kept up to date by an
+   * update in place (./in-place.ts), which the next stamp takes instead of looking each up again.
+   */
+  folderTimes?: ReadonlyMap<string, number>;
 }
 
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -56,22 +56,38 @@ function update(made: FolderListing, fresh: string, outDir: string, previous: Fo
   const madePaths = new Set(made.files.map(([path]) => path));
   const gone = previous.files.filter(([path]) => !madePaths.has(path) && !kept.has(sitePath(path))).map(([path]) => path);
   const folders = new Set(previous.folders);
+  // The folders whose entries this changes: their modification times move.
+  const touched = new Set<string>();
   for (const folder of made.folders) {
     if (folders.has(folder)) continue;
     mkdirSync(join(outDir, folder), { recursive: true });
     folders.add(folder);
+    touched.add(folder).add(folderOf(folder));
   }
-  for (const [path] of made.files) moveOver(join(fresh, path), join(outDir, path));
-  for (const path of gone) rmSync(join(outDir, path), { force: true });
+  for (const [path] of made.files) {
+    moveOver(join(fresh, path), join(outDir, path));
+    touched.add(folderOf(path));
+  }
+  for (const path of gone) {
+    rmSync(join(outDir, path), { force: true });
+    touched.add(folderOf(path));
+  }
   // Folders left empty, deepest first; a folder still holding something stays.
   const emptied = [...new Set(gone.flatMap((path) => ancestors(path)))].sort((a, b) => b.length - a.length);
   for (const folder of emptied) {
     try {
       rmdirSync(join(outDir, folder));
       folders.delete(folder);
+      touched.add(folderOf(folder));
     } catch {
       // not empty
     }
+  }
+  // The stamp's times of the folders left as they were, so the next stamp looks up only the others.
+  const folderTimes = new Map<string, number>();
+  for (const folder of folders) {
+    const time = touched.has(folder) ? undefined : previous.folderTimes?.get(folder);
+    if (time !== undefined) folderTimes.set(folder, time);
   }
   const goneSet = new Set(gone);
   const stamped = (path: string): [string, number, number] => {
@@ -79,7 +95,13 @@ function update(made: FolderListing, fresh: string, outDir: string, previous: Fo
     return [path, size, mtimeMs];
   };
   const files = [...previous.files.filter(([path]) => !goneSet.has(path) && !madePaths.has(path)), ...made.files.map(([path]) => stamped(path))];
-  return inPathOrder(files, [...folders]);
+  return { ...inPathOrder(files, [...folders]), folderTimes };
+}
+
+/** The folder a path is in ('' for the output's own). */
+function folderOf(path: string): string {
+  const folder = dirname(path);
+  return folder === '.' ? '' : folder;
 }
 
 /** The folders a file is in, nearest first, not counting the output's own (''). */

@@ -38,8 +38,9 @@ export interface ContentListing {
   folders: FolderTimes;
 }
 
-function folderTimes(dir: string, folders: readonly string[]): FolderTimes {
-  return folders.map((folder) => [folder, statSync(join(dir, folder)).mtimeMs]);
+/** Each folder with its modification time: as `known` has it, or as it is now. */
+function folderTimes(dir: string, folders: readonly string[], known?: ReadonlyMap<string, number>): FolderTimes {
+  return folders.map((folder) => [folder, known?.get(folder) ?? statSync(join(dir, folder)).mtimeMs]);
 }
 
 /** Settings in the environment a build reads: the config's (TAGSITE_*, Astro's PUBLIC_*) and the hosts' site address. */
@@ -115,7 +116,7 @@ export function unchangedOutput(root: string, contentDir: string, out: string | 
   return unchangedFolder(contentDir, stamp.content, stamp.contentFolders) && unchangedFolder(stamp.outDir, stamp.files, stamp.folders) ? stamp.outDir : undefined;
 }
 
-const listedOutput = (stamp: Stamp): FolderListing & { outDir: string } => ({ outDir: stamp.outDir, files: stamp.files, folders: stamp.folders.map(([folder]) => folder) });
+const listedOutput = (stamp: Stamp): FolderListing & { outDir: string } => ({ outDir: stamp.outDir, files: stamp.files, folders: stamp.folders.map(([folder]) => folder), folderTimes: new Map(stamp.folders) });
 
 /**
  * The output the last build with exactly these `inputs` left, as it left it (its files and
@@ -146,6 +147,6 @@ export function stampBuild(root: string, contentDir: string, out: string | undef
   const folder = stampFolder(root, contentDir, out);
   mkdirSync(folder, { recursive: true });
   noteSource(folder, contentDir);
-  const stamp: Stamp = { inputs, content: content.files, contentFolders: content.folders, outDir, files: output.files, folders: folderTimes(outDir, output.folders) };
+  const stamp: Stamp = { inputs, content: content.files, contentFolders: content.folders, outDir, files: output.files, folders: folderTimes(outDir, output.folders, output.folderTimes) };
   writeFileAtomic(join(folder, 'stamp.json'), JSON.stringify(stamp));
 }

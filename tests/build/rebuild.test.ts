@@ -281,6 +281,8 @@ describe('a content rebuild of an output still as the last build left it', () =>
     const page = searchPageStyles(site);
     expect(page.links, 'no stylesheet link left on the search page').toBe(0);
     for (const css of sheets) expect(page.inline).toContain(css);
+    // Its stamp has the output as the update left it (the folders it did not touch by their stamped times): nothing changed since.
+    expect((await build(site)).stdout).toMatch(/^nothing changed since the last build/m);
 
     await build(clean, {}, ['--clean']);
     expectSameSite(site, clean);

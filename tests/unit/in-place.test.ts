@@ -1,7 +1,7 @@
 // Updating an output in place (src/build/in-place.ts): the made files replace their old versions,
 // the files the site lost go with the folders they leave empty, and a failure part way says so.
 import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { folderListing } from '../../src/build/folder-files.ts';
@@ -34,7 +34,23 @@ describe('updating an output in place', () => {
     expect(readFileSync(join(outDir, 'topics/a/index.html'), 'utf8'), 'kept').toBe('a');
     expect(existsSync(join(outDir, 'topics/b')), 'gone, with its folder').toBe(false);
     expect(existsSync(join(outDir, 'tags')), 'a folder left empty goes too').toBe(false);
-    expect(listing).toEqual(folderListing(outDir));
+    expect({ files: listing.files, folders: listing.folders }).toEqual(folderListing(outDir));
+  });
+
+  it("gives the stamp's times of the folders it left as they were, and none of those whose entries it changed", () => {
+    const outDir = folder({ 'index.html': 'old home', 'topics/a/index.html': 'a', 'topics/b/index.html': 'b', 'tags/x/index.html': 'x', 'tags/y/index.html': 'y', 'members/m/index.html': 'm' });
+    // Every folder dated in the past, as a stamp notes them: a folder changed now has another time.
+    const past = new Date('2024-05-06T07:08:09Z');
+    const listed = folderListing(outDir);
+    for (const name of [...listed.folders].reverse()) utimesSync(join(outDir, name), past, past);
+    const previous = { ...listed, folderTimes: new Map(listed.folders.map((name) => [name, statSync(join(outDir, name)).mtimeMs])) };
+    // The home page replaced (''), a page added in a new folder (topics/c, and topics), one deleted with its folder (tags/x, and tags).
+    const fresh = folder({ 'index.html': 'new home', 'topics/c/index.html': 'c' });
+    const listing = updateInPlace(fresh, outDir, previous, new Set(['topics/a/index.html', 'topics/b/index.html', 'tags/y/index.html', 'members/m/index.html']));
+    expect([...listing.folderTimes!.keys()].sort()).toEqual(['members', 'members/m', 'tags/y', 'topics/a', 'topics/b']);
+    // What it gives is what each folder has.
+    for (const [name, time] of listing.folderTimes!) expect(time, name).toBe(statSync(join(outDir, name)).mtimeMs);
+    for (const name of ['', 'topics', 'tags']) expect(statSync(join(outDir, name)).mtimeMs, name).not.toBe(past.getTime());
   });
 
   it('says the output may hold some of the new files when a file cannot be put in place', () => {
