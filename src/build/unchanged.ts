@@ -19,8 +19,8 @@ import { join, resolve } from 'node:path';
 import { codeDigest, noteSource } from './cache.ts';
 import { HOST_ENVIRONMENT } from '../integration/host.ts';
 import { writeFileAtomic } from '../cli/atomic-file.ts';
-import { folderListing, type FolderFiles, type FolderListing } from './folder-files.ts';
-import { unchangedFolder, unchangedFolderInThread, type FolderTimes } from './output-check.ts';
+import type { FolderFiles, FolderListing } from './folder-files.ts';
+import { stampListing, stampListingInThread, unchangedFolder, unchangedFolderInThread, type FolderTimes, type StampListing } from './output-check.ts';
 
 /** The last build: its code and settings, the content it read and the output it left. */
 interface Stamp {
@@ -33,10 +33,7 @@ interface Stamp {
 }
 
 /** A folder's listing as the stamp notes it: its files, and its folders with their modification times now. */
-export interface ContentListing {
-  files: FolderFiles;
-  folders: FolderTimes;
-}
+export type ContentListing = StampListing;
 
 /** Each folder with its modification time: as `known` has it, or as it is now. */
 function folderTimes(dir: string, folders: readonly string[], known?: ReadonlyMap<string, number>): FolderTimes {
@@ -79,8 +76,12 @@ export const rendererFolder = (root: string, contentDir: string, out: string | u
 
 /** The content folder's files and folders as the stamp notes them: taken before a build reads the content. */
 export function contentListing(contentDir: string): ContentListing {
-  const { files, folders } = folderListing(contentDir);
-  return { files, folders: folderTimes(contentDir, folders) };
+  return stampListing(contentDir);
+}
+
+/** contentListing, taken by a thread of its own (while the build loads its code). */
+export function contentListingInThread(contentDir: string): Promise<ContentListing> {
+  return stampListingInThread(contentDir);
 }
 
 /**

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { buildStore, type BuildOutcome } from '../build/store.ts';
 import { workFolder } from '../build/swap.ts';
 import { PartlyUpdatedError } from '../build/in-place.ts';
-import { buildInputs, contentListing, rendererFolder, stampBuild, stampedOutput, unchangedOutput } from '../build/unchanged.ts';
+import { buildInputs, contentListingInThread, rendererFolder, stampBuild, stampedOutput, unchangedOutput } from '../build/unchanged.ts';
 import { configProblem, contentDir, parseArgs, printProblems, projectRoot, stopOnProblems } from './project.ts';
 import { exitWithUsageOnHelp } from './usage.ts';
 
@@ -36,11 +36,13 @@ if (kept) {
   process.exit(0);
 }
 // The content as it is before the build reads it: a file changed meanwhile makes the next build run.
-const contentFiles = contentListing(content);
+// Listed by a thread while this one loads the build's code, and waited for before the content is read.
+const listing = contentListingInThread(content);
 // With the same code, config and environment as the last build, the page code it kept renders the
 // pages again, without Astro's bundling (src/build/kept-renderer.ts); else Astro builds, and keeps it.
 // (Loaded only now: the check above ends a build with nothing changed without loading the build's code.)
 const { keptRenderer, rebuildContent } = await import('../build/kept-renderer.ts');
+const contentFiles = await listing;
 const renderer = rendererFolder(root, content, out);
 const keptCode = clean ? undefined : keptRenderer(renderer, inputs);
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { folderFiles, folderListing } from '../../src/build/folder-files.ts';
-import { buildInputs, contentListing, stampBuild, stampedOutput, unchangedOutput } from '../../src/build/unchanged.ts';
+import { buildInputs, contentListing, contentListingInThread, stampBuild, stampedOutput, unchangedOutput } from '../../src/build/unchanged.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'tagsite-unchanged-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -120,6 +120,7 @@ describe('the output a content rebuild may update in place', () => {
     }
     const inputs = buildInputs(root, undefined, {});
     const stamp = () => stampBuild(root, content, out, inputs, contentListing(content), out, folderListing(out));
+    expect(await contentListingInThread(content), 'the listing a thread takes').toEqual(contentListing(content));
     expect(await stampedOutput(root, content, out, inputs), 'no build stamped yet').toBeUndefined();
     stamp();
     const found = await stampedOutput(root, content, out, inputs);
