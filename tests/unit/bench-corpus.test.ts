@@ -129,8 +129,8 @@ describe("the benchmark's build", () => {
   });
 
   it('counts the CPU time of a run on every thread, not the time it waited', async () => {
-    // Two threads that each use 0.6 s of CPU (however busy the machine is), then 0.6 s asleep: about 1.2 s of CPU.
-    const busy = 'while (process.threadCpuUsage().user < 600_000);';
+    // Two threads busy until the process has used 1.2 s of CPU (however busy the machine is), then 0.6 s asleep.
+    const busy = 'for (let used = process.cpuUsage(); used.user + used.system < 1_200_000; used = process.cpuUsage());';
     const script = `const { Worker } = require('node:worker_threads'); const w = new Worker(${JSON.stringify(busy)}, { eval: true }); ${busy} w.on('exit', () => setTimeout(() => {}, 600));`;
     const run = await runMeasured(process.execPath, ['-e', script], projectRoot, 30_000);
     expect(run.seconds).toBeGreaterThan(1.1);
