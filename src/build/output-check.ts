@@ -60,9 +60,15 @@ export function stampListing(dir: string): StampListing {
  */
 export function stampListingInThread(dir: string): Promise<StampListing> {
   const worker = new Worker(new URL(import.meta.url), { workerData: { listFolder: dir }, resourceLimits: THREAD_LIMITS });
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     worker.once('message', resolve);
-    worker.once('error', () => resolve(stampListing(dir)));
+    worker.once('error', () => {
+      try {
+        resolve(stampListing(dir));
+      } catch (error) {
+        reject(error as Error);
+      }
+    });
   });
 }
 

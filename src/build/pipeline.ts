@@ -131,8 +131,8 @@ function outputLockFile(root: string, outDir: string): string {
 /**
  * Steps 1–4: load and validate everything, hand the records to the pages, start the worker. Throws
  * every problem at once. The caller holds the output's lock (withOutputLock, holdOutputLock) until
- * finishBuild is done. With `previous` (the output as the last build left it, checked by the caller
- * under that lock; awaited once the content is read) the output is updated in place.
+ * finishBuild is done. With `checkedOutput` giving the output as the last build left it (checked
+ * under that lock while the content is read, and waited for after), the output is updated in place.
  */
 export async function prepareBuild(settings: BuildSettings, checkedOutput?: Promise<FolderListing | undefined>): Promise<Build> {
   const started = performance.now();

@@ -50,16 +50,20 @@ function createAjv(useDefaults: boolean): Ajv2020 {
 }
 
 /**
- * The Ajv instances and the validators they compiled, one set a process: Astro's bundle of the
- * pages carries a copy of this module, which then compiles nothing the build has compiled already
- * (a compile costs milliseconds once Ajv is warm, the first some 50 ms), and Ajv is set up only
- * when a schema is first needed.
+ * The Ajv instances and the validators they compiled, one set a process for the same schemas and
+ * Ajv set-up: Astro's bundle of the pages carries a copy of this module, which then compiles
+ * nothing the build has compiled already (an Ajv instance's first compile costs some 50 ms, the
+ * next a few), and Ajv is set up only when a schema is first needed. A schema or this set-up
+ * edited while `astro dev` runs makes a set of its own (the schemas' ids would clash in one Ajv).
  */
 interface Validators {
   ajv: { strict?: Ajv2020; defaulting?: Ajv2020 };
   compiled: Map<string, ValidateFunction>;
 }
-const validators: Validators = ((globalThis as { [SHARED]?: Validators })[SHARED] ??= { ajv: {}, compiled: new Map() });
+const shared = ((globalThis as { [SHARED]?: Map<string, Validators> })[SHARED] ??= new Map());
+const sharedKey = `${createAjv.toString()}\0${JSON.stringify(schemas)}`;
+const validators: Validators = shared.get(sharedKey) ?? { ajv: {}, compiled: new Map() };
+shared.set(sharedKey, validators);
 
 /** Returns the compiled validator of a schema; `withDefaults` fills in `default` values as it validates. */
 export function validatorFor(name: SchemaName, withDefaults = false): ValidateFunction {

@@ -97,3 +97,15 @@ describe('src/content/schema-types.ts', () => {
     expect(current, 'schema-types.ts is out of date: run `npm run types`').toBe(await renderSchemaTypes());
   });
 });
+
+describe('compiled validators', () => {
+  it("are compiled once a process: a second copy of the module (Astro's bundle carries one) is given the same", async () => {
+    const first = await import('../../src/content/schema-validation.ts');
+    const copyUrl = new URL('../../src/content/schema-validation.ts?bundled-copy', import.meta.url).href;
+    const copy = (await import(/* @vite-ignore */ copyUrl)) as typeof first;
+    expect(copy).not.toBe(first);
+    expect(copy.validatorFor('workflowList')).toBe(first.validatorFor('workflowList'));
+    expect(copy.validatorFor('options', true)).toBe(first.validatorFor('options', true));
+    expect(first.validatorFor('options', true)).not.toBe(first.validatorFor('options'));
+  });
+});
