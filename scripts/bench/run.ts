@@ -189,7 +189,7 @@ export async function runSize(size: number, settings: RunSettings): Promise<Size
   try {
     if (size <= settings.fullBuildMax) {
       log(`${size}: full build (npm run build -- --content … --out …)`);
-      const clean = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs);
+      const clean = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs, true);
       figures.build = { seconds: clean.seconds, cpuSeconds: clean.cpuSeconds, peakRss: clean.peakRss, ...siteSize(siteDir), ...phasesOf(clean.output) };
       await hugoFigures(figures, corpusDir, join(dir, 'hugo'), settings);
       const took = clean.seconds;

@@ -76,14 +76,19 @@ export interface BuildRun {
 /** Node's options for the build, as package.json's `build` script gives them (a smaller young generation: src/build/threads.ts). */
 export const BUILD_NODE_OPTIONS = ['--max-semi-space-size=16', '--experimental-strip-types', '--no-warnings'];
 
-/** Runs the real build of `contentDir` into `outDir` from `project`. */
-export function realBuild(project: string, contentDir: string, outDir: string, timeoutMs: number): Promise<BuildRun> {
-  return runBuild(project, contentDir, outDir, timeoutMs, true);
+/**
+ * Runs the real build of `contentDir` into `outDir` from `project`. A `clean` build (`--clean`)
+ * forgets the caches of earlier builds, of this run or of an earlier bench run with the same code:
+ * the renderings of posts and the words of topics are kept by their content, which a corpus
+ * generated again with the same seed has too.
+ */
+export function realBuild(project: string, contentDir: string, outDir: string, timeoutMs: number, clean = false): Promise<BuildRun> {
+  return runBuild(project, contentDir, outDir, timeoutMs, true, clean);
 }
 
 /** Runs the build and resolves whether it succeeds or not (`expectSuccess` false: for builds that must fail). */
-export function runBuild(project: string, contentDir: string, outDir: string, timeoutMs: number, expectSuccess: boolean): Promise<BuildRun & { code: number | null }> {
-  return runMeasured(process.execPath, [...BUILD_NODE_OPTIONS, 'scripts/build.ts', '--content', contentDir, '--out', outDir], project, timeoutMs, expectSuccess);
+export function runBuild(project: string, contentDir: string, outDir: string, timeoutMs: number, expectSuccess: boolean, clean = false): Promise<BuildRun & { code: number | null }> {
+  return runMeasured(process.execPath, [...BUILD_NODE_OPTIONS, 'scripts/build.ts', '--content', contentDir, '--out', outDir, ...(clean ? ['--clean'] : [])], project, timeoutMs, expectSuccess);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROBE_TAG, corpusFiles, corpusShape, tagList, writeCorpus } from '../../scripts/bench/corpus.ts';
@@ -9,7 +9,7 @@ import { DEFAULT_LIMITS } from '../../src/content/limits.ts';
 import { formatProblem } from '../../src/content/problems.ts';
 import { normaliseTag } from '../../src/model/tags.ts';
 import { projectRoot, runScript } from '../helpers/cli.ts';
-import { BUILD_NODE_OPTIONS, runMeasured } from '../../scripts/bench/site.ts';
+import { BUILD_NODE_OPTIONS, realBuild, runMeasured } from '../../scripts/bench/site.ts';
 
 const folders: string[] = [];
 const freshDir = () => {
@@ -126,6 +126,16 @@ describe("the benchmark's build", () => {
   it('runs Node with the options `npm run build` gives it', () => {
     const { scripts } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(scripts.build).toBe(`node scripts/require-node.mjs && node ${BUILD_NODE_OPTIONS.join(' ')} scripts/build.ts`);
+  });
+
+  it('builds clean (caches forgotten) where it measures a clean build, and as a user does otherwise', async () => {
+    // A project whose build says what it was asked.
+    const project = join(freshDir(), '..', 'project');
+    mkdirSync(join(project, 'scripts'), { recursive: true });
+    writeFileSync(join(project, 'scripts', 'build.ts'), 'console.log(JSON.stringify(process.argv.slice(2)));');
+    const asked = async (clean?: boolean) => JSON.parse((await realBuild(project, '/c', '/o', 30_000, clean)).output) as string[];
+    expect(await asked(true)).toEqual(['--content', '/c', '--out', '/o', '--clean']);
+    expect(await asked()).toEqual(['--content', '/c', '--out', '/o']);
   });
 
   it('counts the CPU time of a run on every thread, not the time it waited', async () => {
