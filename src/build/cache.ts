@@ -4,11 +4,12 @@
  * (../content/load.ts), with a digest of the site's code.
  * Nothing is reused when the code digest differs; a page only while its previous file is as that build left it.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { writer } from './write-files.ts';
 import { digest } from '../content/digest.ts';
+import { replaceFile } from '../cli/atomic-file.ts';
 import { deserialize, serialize } from 'node:v8';
 import type { RememberedPost, RenderMemory } from '../content/load.ts';
 import { sameFile, sitePath, type FolderFiles, type FolderListing } from './folder-files.ts';
@@ -165,18 +166,6 @@ function storedChunk(entries: Array<[string, RememberedPost]>): StoredChunk | un
   return stored;
 }
 
-/** Writes a file whole under another name, then renames it into place: a reader never finds a part of it. */
-function replaceFile(path: string, data: string | Uint8Array): void {
-  const partial = `${path}.${process.pid}.partial`;
-  try {
-    writeFileSync(partial, data);
-    renameSync(partial, path);
-  } catch (error) {
-    rmSync(partial, { force: true });
-    throw error;
-  }
-}
-
 /** Remembers this build's topic records and renderings for the next build. */
 export function rememberPosts(cacheDir: string, code: string, memory: RenderMemory): void {
   const folder = chunksFolder(cacheDir);
@@ -188,7 +177,7 @@ export function rememberPosts(cacheDir: string, code: string, memory: RenderMemo
     if (stored && existsSync(join(folder, stored.name))) return void chunks.push(stored.name);
     const bytes = serialize(entries);
     const name = `${digest(bytes)}.v8`;
-    if (!existsSync(join(folder, name))) replaceFile(join(folder, name), bytes);
+    if (!existsSync(join(folder, name))) replaceFile(join(folder, name), (put) => put(bytes), { flush: false });
     chunks.push(name);
   };
   let chunk: Array<[string, RememberedPost]> = [];
@@ -200,7 +189,7 @@ export function rememberPosts(cacheDir: string, code: string, memory: RenderMemo
     }
   }
   if (chunk.length > 0) flush(chunk);
-  replaceFile(postsList(cacheDir), JSON.stringify({ code, chunks } satisfies PostsList));
+  replaceFile(postsList(cacheDir), (put) => put(JSON.stringify({ code, chunks } satisfies PostsList)), { flush: false });
   const named = new Set(chunks);
   for (const name of readdirSync(folder)) if (!named.has(name)) rmSync(join(folder, name), { force: true });
   rmSync(join(cacheDir, 'posts.v8'), { force: true }); // the memory's last form

@@ -10,9 +10,9 @@
  * leaves the last one. A file that is unreadable, of other code, or whose numbers do not fit
  * together is not used: every topic is read.
  */
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { replaceFile } from '../cli/atomic-file.ts';
 import type { EarlierPostings, PostingsTable } from '../search/word-postings.ts';
 import type { Topic } from '../content/topics.ts';
 
@@ -116,13 +116,9 @@ const align = (offset: number) => Math.ceil(offset / 4) * 4;
 /** Remembers `table`, read from topics whose record keys are `keys` (in the table's order), for the next build. */
 export function rememberWords({ file, code }: WordMemoryFile, table: PostingsTable, keys: readonly string[]): void {
   const header = Buffer.from(JSON.stringify({ code, keys, names: table.names, lengths: [table.topicPostings.length, table.postingTerm.length, table.positions.length] } satisfies Header));
-  const partial = `${file}.${process.pid}.${threadId}.partial`;
-  const fd = openSync(partial, 'w');
-  try {
-    try {
-      const put = (bytes: Uint8Array) => {
-        for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
-      };
+  replaceFile(
+    file,
+    (put) => {
       const length = Buffer.alloc(4);
       length.writeUInt32LE(header.length, 0);
       put(length);
@@ -132,12 +128,7 @@ export function rememberWords({ file, code }: WordMemoryFile, table: PostingsTab
         const array = table[name];
         put(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
       }
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(partial, file);
-  } catch (error) {
-    rmSync(partial, { force: true });
-    throw error;
-  }
+    },
+    { flush: false },
+  );
 }
