@@ -43,7 +43,6 @@ export function searchIndexFiles(content: IndexedContent): Map<string, string> {
   return files;
 }
 
-
 /** What the worker reports once it has written the search index and the feeds. */
 export interface IndexAndFeeds {
   /** Every feed and index file of the site, and whether it was written (not when linked from the previous output). */

@@ -35,11 +35,7 @@ export function unchangedFolder(dir: string, files: FolderFiles, folders: Folder
  * second this thread spends on other work meanwhile. A check that fails says changed.
  */
 export function unchangedFolderInThread(text: string): Promise<boolean> {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { stampText: text }, resourceLimits: THREAD_LIMITS });
-  return new Promise((resolve) => {
-    worker.once('message', (unchanged: boolean) => resolve(unchanged));
-    worker.once('error', () => resolve(false));
-  });
+  return inThread<boolean>({ stampText: text }, () => false);
 }
 
 /** A folder's files and folders, with each folder's modification time, as a stamp notes them. */
@@ -48,10 +44,15 @@ export interface StampListing {
   folders: FolderTimes;
 }
 
+/** Each folder of `dir` with its modification time: as `known` has it, or as it is now. */
+export function folderTimes(dir: string, folders: readonly string[], known?: ReadonlyMap<string, number>): FolderTimes {
+  return folders.map((folder) => [folder, known?.get(folder) ?? statSync(join(dir, folder)).mtimeMs]);
+}
+
 /** The files of `dir` (folderListing) and its folders with their times. */
 export function stampListing(dir: string): StampListing {
   const { files, folders } = folderListing(dir);
-  return { files, folders: folders.map((folder) => [folder, statSync(join(dir, folder)).mtimeMs]) };
+  return { files, folders: folderTimes(dir, folders) };
 }
 
 /**
@@ -59,12 +60,20 @@ export function stampListing(dir: string): StampListing {
  * some 0.1 s of `stat` calls, 100,000 half a second. A listing that fails is taken here instead.
  */
 export function stampListingInThread(dir: string): Promise<StampListing> {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { listFolder: dir }, resourceLimits: THREAD_LIMITS });
+  return inThread<StampListing>({ listFolder: dir }, () => stampListing(dir));
+}
+
+/** A job for the thread: check a stamp's output, or list a folder. */
+type Job = { stampText: string } | { listFolder: string };
+
+/** Runs `job` in a worker thread of this module; if the thread fails, the answer is `failed()`'s (which may throw). */
+function inThread<T>(job: Job, failed: () => T): Promise<T> {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { outputCheck: job }, resourceLimits: THREAD_LIMITS });
   return new Promise((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', () => {
       try {
-        resolve(stampListing(dir));
+        resolve(failed());
       } catch (error) {
         reject(error as Error);
       }
@@ -72,12 +81,12 @@ export function stampListingInThread(dir: string): Promise<StampListing> {
   });
 }
 
-if (!isMainThread && parentPort) {
-  const data = workerData as { stampText?: unknown; listFolder?: unknown };
-  if (typeof data?.stampText === 'string') {
-    const { outDir, files, folders } = JSON.parse(data.stampText) as { outDir: string; files: FolderFiles; folders: FolderTimes };
+const job = (workerData as { outputCheck?: Job } | null)?.outputCheck;
+if (!isMainThread && parentPort && job) {
+  if ('stampText' in job) {
+    const { outDir, files, folders } = JSON.parse(job.stampText) as { outDir: string; files: FolderFiles; folders: FolderTimes };
     parentPort.postMessage(unchangedFolder(outDir, files, folders));
-  } else if (typeof data?.listFolder === 'string') {
-    parentPort.postMessage(stampListing(data.listFolder));
+  } else {
+    parentPort.postMessage(stampListing(job.listFolder));
   }
 }

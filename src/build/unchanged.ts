@@ -14,13 +14,13 @@
  * topics that is a third of the time of listing both folders again.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { codeDigest, noteSource } from './cache.ts';
 import { HOST_ENVIRONMENT } from '../integration/host.ts';
 import { writeFileAtomic } from '../cli/atomic-file.ts';
 import type { FolderFiles, FolderListing } from './folder-files.ts';
-import { stampListing, stampListingInThread, unchangedFolder, unchangedFolderInThread, type FolderTimes, type StampListing } from './output-check.ts';
+import { folderTimes, stampListing, stampListingInThread, unchangedFolder, unchangedFolderInThread, type FolderTimes, type StampListing } from './output-check.ts';
 
 /** The last build: its code and settings, the content it read and the output it left. */
 interface Stamp {
@@ -34,11 +34,6 @@ interface Stamp {
 
 /** A folder's listing as the stamp notes it: its files, and its folders with their modification times now. */
 export type ContentListing = StampListing;
-
-/** Each folder with its modification time: as `known` has it, or as it is now. */
-function folderTimes(dir: string, folders: readonly string[], known?: ReadonlyMap<string, number>): FolderTimes {
-  return folders.map((folder) => [folder, known?.get(folder) ?? statSync(join(dir, folder)).mtimeMs]);
-}
 
 /** Settings in the environment a build reads: the config's (TAGSITE_*, Astro's PUBLIC_*) and the hosts' site address. */
 function buildEnvironment(env: NodeJS.ProcessEnv): Array<[string, string]> {
