@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroConfig, AstroPrerenderer, RouteData } from 'astro';
 import { writeFileAtomic } from '../cli/atomic-file.ts';
+import { schemasChecked } from '../content/schema-validation.ts';
 import { carryOver } from './cache.ts';
 import { sameFile, type FolderFiles, type FolderListing } from './folder-files.ts';
 import { finishBuild, pagesStarting, prepareBuild, withOutputLock, type Build, type BuildSettings } from './pipeline.ts';
@@ -151,6 +152,8 @@ export async function rebuildContent(folder: string, kept: KeptRenderer, content
   }
   app.setInternals({ pagesByKeys: new Map(kept.styles.map(([key, styles]) => [key, { styles }])), entrySpecifierToBundleMap: new Map() });
   app.setOptions({ settings: { scripts: kept.scripts }, logger: { options: { destination } } });
+  // The build that kept this code compiled the same schemas (they are among its inputs).
+  schemasChecked();
 
   return withOutputLock(settings.root, settings.outDir, async () => {
     // Checked while the content is read.

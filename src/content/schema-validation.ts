@@ -34,9 +34,16 @@ export type SchemaName = keyof typeof schemas;
 
 const SHARED = Symbol.for('tagsite.validators');
 
-function createAjv(useDefaults: boolean): Ajv2020 {
+/** Ajv's options besides `useDefaults` and `validateSchema`; with the schemas they key the shared validators below. */
+const AJV_OPTIONS = {
+  allErrors: true,
+  strict: true,
   // verbose: the messages read `parentSchema` (allowed fields of an unknown one, a pattern's description).
-  const ajv = new Ajv2020({ allErrors: true, strict: true, useDefaults, verbose: true });
+  verbose: true,
+} as const;
+
+function createAjv(useDefaults: boolean, validateSchema: boolean): Ajv2020 {
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, useDefaults, validateSchema });
   addFormats(ajv);
   // A content date is a calendar day (that day in UTC) or an ISO 8601 date-time.
   const date = ajv.formats['date'] as { validate: (s: string) => boolean };
@@ -51,19 +58,31 @@ function createAjv(useDefaults: boolean): Ajv2020 {
 
 /**
  * The Ajv instances and the validators they compiled, one set a process for the same schemas and
- * Ajv set-up: Astro's bundle of the pages carries a copy of this module, which then compiles
- * nothing the build has compiled already (an Ajv instance's first compile costs some 50 ms, the
- * next a few), and Ajv is set up only when a schema is first needed. A schema or this set-up
- * edited while `astro dev` runs makes a set of its own (the schemas' ids would clash in one Ajv).
+ * Ajv options: Astro's bundle of the pages carries a copy of this module (printed anew, so keyed
+ * by data, not by this module's text), which then compiles nothing the build has compiled already
+ * (an Ajv instance's first compile costs some 50 ms, the next a few), and Ajv is set up only when
+ * a schema is first needed. A schema edited while `astro dev` runs makes a set of its own (the
+ * schemas' ids would clash in one Ajv); an edit to createAjv's formats takes a restart of it.
  */
 interface Validators {
   ajv: { strict?: Ajv2020; defaulting?: Ajv2020 };
   compiled: Map<string, ValidateFunction>;
+  /** The schemas were checked against JSON Schema's meta-schema by an earlier build of the same code. */
+  checked?: boolean;
 }
 const shared = ((globalThis as { [SHARED]?: Map<string, Validators> })[SHARED] ??= new Map());
-const sharedKey = `${createAjv.toString()}\0${JSON.stringify(schemas)}`;
+const sharedKey = JSON.stringify([AJV_OPTIONS, schemas]);
 const validators: Validators = shared.get(sharedKey) ?? { ajv: {}, compiled: new Map() };
 shared.set(sharedKey, validators);
+
+/**
+ * Says the schemas are those a build of the same code has compiled, and so checked against JSON
+ * Schema's meta-schema (a content rebuild, src/build/kept-renderer.ts): Ajv set up from now on
+ * does not check them again, which is most of its first compile (some 150 ms).
+ */
+export function schemasChecked(): void {
+  validators.checked = true;
+}
 
 /** Returns the compiled validator of a schema; `withDefaults` fills in `default` values as it validates. */
 export function validatorFor(name: SchemaName, withDefaults = false): ValidateFunction {
@@ -71,7 +90,8 @@ export function validatorFor(name: SchemaName, withDefaults = false): ValidateFu
   let validate = validators.compiled.get(key);
   if (!validate) {
     const { ajv } = validators;
-    validate = (withDefaults ? (ajv.defaulting ??= createAjv(true)) : (ajv.strict ??= createAjv(false))).compile(schemas[name]);
+    const check = validators.checked !== true;
+    validate = (withDefaults ? (ajv.defaulting ??= createAjv(true, check)) : (ajv.strict ??= createAjv(false, check))).compile(schemas[name]);
     validators.compiled.set(key, validate);
   }
   return validate;

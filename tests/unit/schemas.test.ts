@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { stripTypeScriptTypes } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { renderSchemaTypes } from '../../scripts/schema-types-source.ts';
 import { schemas, validatorFor, type SchemaName } from '../../src/content/schema-validation.ts';
 
@@ -107,5 +111,25 @@ describe('compiled validators', () => {
     expect(copy.validatorFor('workflowList')).toBe(first.validatorFor('workflowList'));
     expect(copy.validatorFor('options', true)).toBe(first.validatorFor('options', true));
     expect(first.validatorFor('options', true)).not.toBe(first.validatorFor('options'));
+  });
+
+  it('are shared with a copy printed anew, as a bundler prints it (types stripped, other quotes and spacing)', async () => {
+    const first = await import('../../src/content/schema-validation.ts');
+    const source = readFileSync(new URL('../../src/content/schema-validation.ts', import.meta.url), 'utf8');
+    // Imports made absolute, types stripped, then reprinted: single quotes become double, indents tabs.
+    const absolute = source.replace(/from '(\.{1,2}\/[^']+)'/g, (_, path: string) => `from '${new URL(path, new URL('../../src/content/', import.meta.url)).href}'`);
+    const printed = stripTypeScriptTypes(absolute)
+      .replace(/'([^'\n]*)'/g, '"$1"')
+      .replace(/^( {2})+/gm, (indent) => '\t'.repeat(indent.length / 2));
+    expect(printed).not.toContain(source.slice(source.indexOf('function createAjv'), source.indexOf('return ajv;')));
+    const folder = mkdtempSync(join(tmpdir(), 'tagsite-bundled-'));
+    try {
+      const file = join(folder, 'schema-validation.mjs');
+      writeFileSync(file, printed);
+      const copy = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as typeof first;
+      expect(copy.validatorFor('topic')).toBe(first.validatorFor('topic'));
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
