@@ -1,5 +1,5 @@
 /**
- * Building the site the benchmark measures: the real build (`scripts/build.ts`), run in a snapshot
+ * Building the site the benchmark measures: the real build (`scripts/build.mjs`), run in a snapshot
  * of the project so it neither races with other builds in the checkout (Astro writes `.astro/`
  * there) nor disturbs them; or, for corpora too big to build in reasonable time, a real build of a
  * small "shell" corpus whose search index is then replaced by the big corpus's index.
@@ -88,7 +88,7 @@ export function realBuild(project: string, contentDir: string, outDir: string, t
 
 /** Runs the build and resolves whether it succeeds or not (`expectSuccess` false: for builds that must fail). */
 export function runBuild(project: string, contentDir: string, outDir: string, timeoutMs: number, expectSuccess: boolean, clean = false): Promise<BuildRun & { code: number | null }> {
-  return runMeasured(process.execPath, [...BUILD_NODE_OPTIONS, 'scripts/build.ts', '--content', contentDir, '--out', outDir, ...(clean ? ['--clean'] : [])], project, timeoutMs, expectSuccess);
+  return runMeasured(process.execPath, [...BUILD_NODE_OPTIONS, 'scripts/build.mjs', '--content', contentDir, '--out', outDir, ...(clean ? ['--clean'] : [])], project, timeoutMs, expectSuccess);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * `npm run build [-- --content <dir>] [--out <dir>] [--clean]` (loaded by scripts/build.ts): `astro build` with these flags,
+ * `npm run build [-- --content <dir>] [--out <dir>] [--clean]` (loaded by scripts/build.mjs): `astro build` with these flags,
  * unless nothing has changed since the last build of the output (src/build/unchanged.ts), or only
  * the content has: then the page code the last build kept renders the pages, without Astro's
  * bundling (src/build/kept-renderer.ts). The build itself (validate first, pages beside the

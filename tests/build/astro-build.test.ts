@@ -14,7 +14,7 @@ import { PROBLEM_LINE } from './fixture-copies.ts';
 
 const project = join(mkdtempSync(join(tmpdir(), 'tagsite-astro-build-')), 'project');
 const astro = (args: string[]) => runNode([join(projectRoot, 'node_modules', 'astro', 'bin', 'astro.mjs'), ...args], { cwd: project, env: { ASTRO_TELEMETRY_DISABLED: '1' } });
-const npmBuild = (args: string[], env: Record<string, string> = {}) => runNode(['--experimental-strip-types', '--no-warnings', 'scripts/build.ts', ...args], { cwd: project, env });
+const npmBuild = (args: string[], env: Record<string, string> = {}) => runNode(['--experimental-strip-types', '--no-warnings', 'scripts/build.mjs', ...args], { cwd: project, env });
 
 /** Every file of a folder with the digest of its bytes. */
 function digests(dir: string): Map<string, string> {
@@ -61,7 +61,7 @@ describe('astro build', () => {
     // Nothing is left of the build's own folders.
     expect(readdirSync(project).filter((name) => name.startsWith('.dist.building'))).toEqual([]);
     expect(readdirSync(join(project, '.tagsite-build')).filter((name) => /^\d+$/.test(name))).toEqual([]);
-    // npm run build keeps Node's compiled modules for the next build (scripts/build.ts).
+    // npm run build keeps Node's compiled modules for the next build (scripts/build.mjs).
     expect(readdirSync(join(project, '.tagsite-build', 'compile-cache'), { recursive: true }).length).toBeGreaterThan(10);
   });
 

@@ -208,7 +208,7 @@ describe('rebuilding into the same output folder', () => {
     appendTo(topic, 'Edited while another build held the output.');
     const release = await takeLock(outputLock(projectRoot, site));
     let pid = 0;
-    const running = runNode(['--experimental-strip-types', '--no-warnings', 'scripts/build.ts', '--content', content, '--out', site], { spawned: (id) => (pid = id) });
+    const running = runNode(['--experimental-strip-types', '--no-warnings', 'scripts/build.mjs', '--content', content, '--out', site], { spawned: (id) => (pid = id) });
     let started = false;
     try {
       // The build's work folder would hold the new site: none while the other holds the output.

@@ -125,14 +125,14 @@ describe('the shape of a big corpus', () => {
 describe("the benchmark's build", () => {
   it('runs Node with the options `npm run build` gives it', () => {
     const { scripts } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(scripts.build).toBe(`node scripts/require-node.mjs && node ${BUILD_NODE_OPTIONS.join(' ')} scripts/build.ts`);
+    expect(scripts.build).toBe(`node scripts/require-node.mjs && node ${BUILD_NODE_OPTIONS.join(' ')} scripts/build.mjs`);
   });
 
   it('builds clean (caches forgotten) where it measures a clean build, and as a user does otherwise', async () => {
     // A project whose build says what it was asked.
     const project = join(freshDir(), '..', 'project');
     mkdirSync(join(project, 'scripts'), { recursive: true });
-    writeFileSync(join(project, 'scripts', 'build.ts'), 'console.log(JSON.stringify(process.argv.slice(2)));');
+    writeFileSync(join(project, 'scripts', 'build.mjs'), 'console.log(JSON.stringify(process.argv.slice(2)));');
     const asked = async (clean?: boolean) => JSON.parse((await realBuild(project, '/c', '/o', 30_000, clean)).output) as string[];
     expect(await asked(true)).toEqual(['--content', '/c', '--out', '/o', '--clean']);
     expect(await asked()).toEqual(['--content', '/c', '--out', '/o']);
