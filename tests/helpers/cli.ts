@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The project root (tests run scripts the way `npm run` does: from here). */
@@ -21,11 +23,13 @@ function scriptEnvironment(): NodeJS.ProcessEnv {
 }
 
 /**
- * Runs one of scripts/*.ts exactly as its npm script does (Node with type stripping), from the
+ * Runs one of scripts/*.ts (or build.mjs) exactly as its npm script does (Node with type stripping), from the
  * project root, and collects its output. `env` is added to the environment.
  */
 export function runScript(script: string, args: string[] = [], env: Record<string, string | undefined> = {}, input?: string): Promise<ScriptResult> {
-  return runNode(['--experimental-strip-types', '--no-warnings', `scripts/${script}.ts`, ...args], { env, ...(input === undefined ? {} : { input }) });
+  // The scripts are TypeScript, but for npm run build's entry (scripts/build.mjs).
+  const file = [`scripts/${script}.ts`, `scripts/${script}.mjs`].find((name) => existsSync(join(projectRoot, name)))!;
+  return runNode(['--experimental-strip-types', '--no-warnings', file, ...args], { env, ...(input === undefined ? {} : { input }) });
 }
 
 /** Runs Node with `args` in `cwd` (default: the project root) and collects its output; `spawned` is told its process id. */
