@@ -135,11 +135,18 @@ export function keptRenderer(folder: string, inputs: string): KeptRenderer | und
  * Builds `contentDir` with the renderer kept in `folder`: the same steps as a full build
  * (./pipeline.ts), with the pages rendered by the kept code. Undefined, before anything is read
  * or written, when the previous output's browser files are not as its build left them, or the
- * kept code does not load: then a full build makes them. It holds the output's lock throughout;
+ * kept code does not load: then a full build makes them. The content is read once `listed` (the
+ * content's listing for the stamp) has been taken. It holds the output's lock throughout;
  * when `lastOutput` (checked under that lock) gives the output as the last build left it, the
  * output is updated in place (./in-place.ts).
  */
-export async function rebuildContent(folder: string, kept: KeptRenderer, contentDir: string, lastOutput: () => Promise<(FolderListing & { outDir: string }) | undefined>): Promise<BuildOutcome | undefined> {
+export async function rebuildContent(
+  folder: string,
+  kept: KeptRenderer,
+  contentDir: string,
+  listed: Promise<unknown>,
+  lastOutput: () => Promise<(FolderListing & { outDir: string }) | undefined>,
+): Promise<BuildOutcome | undefined> {
   const { settings } = kept;
   if (!kept.assets.every(([path, size, mtimeMs]) => sameFile(join(settings.outDir, path), size, mtimeMs))) return undefined;
   let app: BundleApp;
@@ -154,6 +161,7 @@ export async function rebuildContent(folder: string, kept: KeptRenderer, content
   app.setOptions({ settings: { scripts: kept.scripts }, logger: { options: { destination } } });
   // The build that kept this code compiled the same schemas (they are among its inputs).
   schemasChecked();
+  await listed;
 
   return withOutputLock(settings.root, settings.outDir, async () => {
     // Checked while the content is read.

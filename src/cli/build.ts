@@ -36,13 +36,13 @@ if (kept) {
   process.exit(0);
 }
 // The content as it is before the build reads it: a file changed meanwhile makes the next build run.
-// Listed by a thread while this one loads the build's code, and waited for before the content is read.
+// Listed by a thread while this one loads the build's code (and the kept page code), and waited for
+// before the content is read.
 const listing = contentListingInThread(content);
 // With the same code, config and environment as the last build, the page code it kept renders the
 // pages again, without Astro's bundling (src/build/kept-renderer.ts); else Astro builds, and keeps it.
 // (Loaded only now: the check above ends a build with nothing changed without loading the build's code.)
 const { keptRenderer, rebuildContent } = await import('../build/kept-renderer.ts');
-const contentFiles = await listing;
 const renderer = rendererFolder(root, content, out);
 const keptCode = clean ? undefined : keptRenderer(renderer, inputs);
 
@@ -67,7 +67,8 @@ async function astroBuild(): Promise<BuildOutcome> {
 let outcome: BuildOutcome;
 let rebuilt: BuildOutcome | undefined;
 try {
-  rebuilt = keptCode ? await stopOnProblems(rebuildContent(renderer, keptCode, content, () => stampedOutput(root, content, out, inputs))) : undefined;
+  rebuilt = keptCode ? await stopOnProblems(rebuildContent(renderer, keptCode, content, listing, () => stampedOutput(root, content, out, inputs))) : undefined;
+  await listing;
   outcome = rebuilt ?? (await astroBuild());
 } catch (error) {
   // Problems in options and content end the process before anything is written (stopOnProblems).
@@ -77,7 +78,7 @@ try {
   process.exit(1);
 }
 
-stampBuild(root, content, out, inputs, contentFiles, outcome.outDir, outcome.output);
+stampBuild(root, content, out, inputs, await listing, outcome.outDir, outcome.output);
 const reused = outcome.reused > 0 ? ` (${outcome.reused} of ${outcome.pages} pages, feeds and index files unchanged, reused)` : '';
 const code = rebuilt ? "; rendered by the last build's page code, no bundling" : '';
 const inPlace = outcome.inPlace ? '; only the files that changed written into the output' : '';
