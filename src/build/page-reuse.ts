@@ -14,7 +14,6 @@ import options from 'virtual:tagsite/options';
 import { fromSiteRecords, type SiteData } from './site-records.ts';
 import { buildStore } from './store.ts';
 import { topicRecordKey } from '../content/load.ts';
-import { keyText } from './key-text.ts';
 import type { Topic } from '../content/topics.ts';
 
 /** The files of a route's pages by their params: `/topics/[slug]/` with `{ slug: 'x' }` → `topics/x/index.html`. */
@@ -51,12 +50,22 @@ export async function pagesToRender<P extends StaticPath>(pattern: string, paths
   const reuse = buildStore().reuse;
   if (!reuse) return paths;
   const { site, topics } = await digests();
-  const propsText = keyText(topics);
+  // The props with each topic as its digest, for JSON.stringify's own walk (a replacer function makes it several times slower).
+  const keyed = (value: unknown): unknown => {
+    if (value === null || typeof value !== 'object') return value;
+    const topic = topics.get(value as Topic);
+    if (topic !== undefined) return topic;
+    if (Array.isArray(value)) return value.map(keyed);
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value; // a Date, written as JSON.stringify writes it
+    const copy: Record<string, unknown> = {};
+    for (const [name, inner] of Object.entries(value)) copy[name] = keyed(inner);
+    return copy;
+  };
   const fileOf = pageFiles(pattern);
   const render: P[] = [];
   for (const path of await paths) {
     const file = fileOf(path.params);
-    const key = `${site}.${sha1(propsText(path.props))}`;
+    const key = `${site}.${sha1(JSON.stringify(keyed(path.props)))}`;
     reuse.next.set(file, key);
     if (reuse.previous.get(file) === key) reuse.reused.add(file);
     else render.push(path);
