@@ -91,10 +91,14 @@ function readStamp(root: string, contentDir: string, out: string | undefined, in
   }
 }
 
+/** The stamp text parsed last, and what it gave: a build reads the stamp twice (unchangedOutput, then stampedOutput under the output's lock), mostly the same text, of megabytes. */
+let parsed: { text: string; stamp: Partial<Stamp> } | undefined;
+
 /** A stamp file's text as a stamp, when it is whole and of these `inputs`. */
 function stampOf(text: string, inputs: string): Stamp | undefined {
   try {
-    const stamp = JSON.parse(text) as Partial<Stamp>;
+    const stamp = parsed?.text === text ? parsed.stamp : (JSON.parse(text) as Partial<Stamp>);
+    parsed = { text, stamp };
     const whole = [stamp.content, stamp.contentFolders, stamp.files, stamp.folders].every(Array.isArray) && typeof stamp.outDir === 'string';
     return whole && stamp.inputs === inputs ? (stamp as Stamp) : undefined;
   } catch {
