@@ -1,17 +1,12 @@
 /**
  * The build's memory of its last output, kept in the build's cache folder: the key of every page
- * (./page-reuse.ts) and, for every topic file, its record and its first post's rendering
- * (../content/load.ts), with a digest of the site's code.
+ * (./page-reuse.ts), with a digest of the site's code (the topic memory is ./post-memory.ts).
  * Nothing is reused when the code digest differs; a page only while its previous file is as that build left it.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { writer } from './write-files.ts';
-import { digest } from '../content/digest.ts';
-import { replaceFile } from '../cli/atomic-file.ts';
-import { deserialize, serialize } from 'node:v8';
-import type { RememberedPost, RenderMemory } from '../content/load.ts';
 import { sameFile, sitePath, type FolderFiles, type FolderListing } from './folder-files.ts';
 
 const CODE = ['src', 'public', 'schemas', 'package-lock.json'];
@@ -92,107 +87,6 @@ export function rememberPages(cacheDir: string, code: string, pages: Map<string,
 export function carryOver(files: Iterable<string>, from: string, to: string): void {
   const folder = writer(to);
   for (const file of files) folder.carry(file, from);
-}
-
-/**
- * The topic memory: the remembered files in chunks, each chunk a file of its own in `posts/`
- * (a v8-serialized array of [file, post]) named by the digest of its bytes, and `posts.json`
- * naming the chunks of the last build with its code digest. A chunk ends after a file whose path
- * hashes to a multiple of POSTS_PER_CHUNK (about that many files a chunk, at most four times as
- * many): a file added or deleted changes its own chunk only. A chunk whose files are all kept as
- * read keeps its file, so a rebuild after one change writes one chunk (a big site's memory is
- * hundreds of megabytes: 37 MB at 10,000 topics, which the last form copied whole every build).
- * The list is replaced in one step after the new chunks are written, and the chunks it no longer
- * names are deleted after it: a build killed at any moment leaves a list whose chunks are all there.
- */
-const postsList = (cacheDir: string) => join(cacheDir, 'posts.json');
-const chunksFolder = (cacheDir: string) => join(cacheDir, 'posts');
-const POSTS_PER_CHUNK = 1000;
-
-interface PostsList {
-  code: string;
-  chunks: string[];
-}
-
-/** Whether a chunk ends after `path`: content-defined, so the chunks of unchanged files stay as they were. */
-function endsChunk(path: string, size: number): boolean {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < path.length; i++) hash = Math.imul(hash ^ path.charCodeAt(i), 0x01000193) >>> 0;
-  return hash % POSTS_PER_CHUNK === 0 || size >= 4 * POSTS_PER_CHUNK;
-}
-
-/** A chunk as read: its file's name in `posts/`, and what it held. */
-interface StoredChunk {
-  name: string;
-  entries: Array<[string, RememberedPost]>;
-}
-
-/** The stored chunk each remembered post was read from (the first post of a chunk stands for it). */
-const storedChunks = new WeakMap<RememberedPost, StoredChunk>();
-
-/**
- * The topic files read and first posts rendered by the last build with the same code (an empty
- * memory otherwise). A chunk that cannot be read is left out: its files are read again.
- */
-export function rememberedPosts(cacheDir: string, code: string): RenderMemory {
-  const memory: RenderMemory = new Map();
-  let list: Partial<PostsList>;
-  try {
-    list = JSON.parse(readFileSync(postsList(cacheDir), 'utf8')) as Partial<PostsList>;
-  } catch {
-    return memory; // none yet, or unreadable: render everything
-  }
-  if (list.code !== code || !Array.isArray(list.chunks)) return memory;
-  for (const name of list.chunks) {
-    try {
-      const entries = deserialize(readFileSync(join(chunksFolder(cacheDir), name))) as Array<[string, RememberedPost]>;
-      if (!Array.isArray(entries)) continue;
-      if (entries.length > 0) storedChunks.set(entries[0]![1], { name, entries });
-      for (const [file, post] of entries) memory.set(file, post);
-    } catch {
-      // gone, cut short or not a chunk: its files are read again
-    }
-  }
-  return memory;
-}
-
-/** The stored chunk holding exactly `entries`, the same posts as read; else undefined. */
-function storedChunk(entries: Array<[string, RememberedPost]>): StoredChunk | undefined {
-  const stored = storedChunks.get(entries[0]![1]);
-  if (!stored || stored.entries.length !== entries.length) return undefined;
-  for (let i = 0; i < entries.length; i++) {
-    if (stored.entries[i]![0] !== entries[i]![0] || stored.entries[i]![1] !== entries[i]![1]) return undefined;
-  }
-  return stored;
-}
-
-/** Remembers this build's topic records and renderings for the next build. */
-export function rememberPosts(cacheDir: string, code: string, memory: RenderMemory): void {
-  const folder = chunksFolder(cacheDir);
-  mkdirSync(folder, { recursive: true });
-  const chunks: string[] = [];
-  const flush = (entries: Array<[string, RememberedPost]>) => {
-    // A chunk kept as read keeps its file, while that is there (a `--clean` build deletes the cache).
-    const stored = entries.length > 0 ? storedChunk(entries) : undefined;
-    if (stored && existsSync(join(folder, stored.name))) return void chunks.push(stored.name);
-    const bytes = serialize(entries);
-    const name = `${digest(bytes)}.v8`;
-    if (!existsSync(join(folder, name))) replaceFile(join(folder, name), (put) => put(bytes), { flush: false });
-    chunks.push(name);
-  };
-  let chunk: Array<[string, RememberedPost]> = [];
-  for (const entry of memory) {
-    chunk.push(entry);
-    if (endsChunk(entry[0], chunk.length)) {
-      flush(chunk);
-      chunk = [];
-    }
-  }
-  if (chunk.length > 0) flush(chunk);
-  replaceFile(postsList(cacheDir), (put) => put(JSON.stringify({ code, chunks } satisfies PostsList)), { flush: false });
-  const named = new Set(chunks);
-  for (const name of readdirSync(folder)) if (!named.has(name)) rmSync(join(folder, name), { force: true });
-  rmSync(join(cacheDir, 'posts.v8'), { force: true }); // the memory's last form
 }
 
 const sourceFile = (cacheDir: string) => join(cacheDir, 'source.json');

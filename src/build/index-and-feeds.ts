@@ -21,7 +21,7 @@ import { writer } from './write-files.ts';
 import { THREAD_LIMITS } from './threads.ts';
 import { sameFile } from './folder-files.ts';
 import type { RememberedFile } from './cache.ts';
-import type { SiteContent, TopicKeys } from '../content/load.ts';
+import { postOf, type SiteContent, type TopicKeys } from '../content/load.ts';
 import type { Topic } from '../content/topics.ts';
 
 type IndexedContent = Pick<SiteContent, 'topics' | 'members'> & { contentTypes: SiteContent['contentTypes']['list']; canonicalOf?: ReadonlyMap<string, string> };
@@ -124,7 +124,8 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
     run(content, outDir, feedSettings, previous, keys, known = new Set()) {
       // The records' keys, by position: a Map keyed by records does not cross to the thread.
       const recordKeys = keys ? content.topics.map((topic) => keys.get(topic) ?? '') : [];
-      const topics = content.topics.map(({ html: _html, ...topic }, i) => ({ ...topic, html: '', ...(known.has(recordKeys[i] ?? '') ? { text: '' } : {}) }) satisfies Topic);
+      // The text of a topic the build kept out of its record (SiteContent.keptPosts) is put back where the thread needs it.
+      const topics = content.topics.map((topic, i) => ({ ...topic, html: '', text: known.has(recordKeys[i] ?? '') ? '' : postOf(content, topic).text }) satisfies Topic);
       worker.ref();
       let feedsAreWritten = () => {};
       const feeds = new Promise<void>((resolve) => (feedsAreWritten = resolve));

@@ -13,7 +13,7 @@ import { digest as sha1 } from '../content/digest.ts';
 import options from 'virtual:tagsite/options';
 import { fromSiteRecords, type SiteData } from './site-records.ts';
 import { buildStore } from './store.ts';
-import { topicRecordKey } from '../content/load.ts';
+import { topicRecordKey } from '../content/read-topics.ts';
 import type { Topic } from '../content/topics.ts';
 
 /** The files of a route's pages by their params: `/topics/[slug]/` with `{ slug: 'x' }` → `topics/x/index.html`. */

@@ -5,7 +5,7 @@ import type { LinkRecord } from '../content/links.ts';
 import type { TagDefinitions } from '../content/tags.ts';
 import { sortForListing, topicsByTag } from '../model/listing.ts';
 import { memberKey } from '../model/members.ts';
-import { loadContent } from '../content/load.ts';
+import { loadContent, postOf } from '../content/load.ts';
 import { ContentProblemsError } from '../content/problems.ts';
 import { buildStore } from './store.ts';
 import { typeChoices } from '../search/facets.ts';
@@ -30,6 +30,8 @@ export interface SiteData {
   tags: TagDefinitions;
   /** Old addresses (`aliases`) and the pages they lead to. */
   oldAddresses: OldAddress[];
+  /** A topic's first post as sanitised HTML (a rebuild keeps the posts of unchanged topics out of their records). */
+  postHtml: (topic: Topic) => string;
 }
 
 const derived = new WeakMap<SiteContent, SiteData>();
@@ -46,6 +48,7 @@ function derive(content: SiteContent): SiteData {
     links: content.links,
     tags: content.tags,
     oldAddresses: content.oldAddresses,
+    postHtml: (topic) => postOf(content, topic).html,
   };
 }
 

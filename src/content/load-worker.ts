@@ -1,6 +1,6 @@
 /** A worker thread of loadContentInParallel (./load.ts, ./reading-thread.ts): reads its share of the topic files. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { readTopicFiles, type RenderMemory } from './load.ts';
+import { readTopicFiles, type RenderMemory } from './read-topics.ts';
 import { withoutPostCopies } from './reading-thread.ts';
 import type { TopicContext } from './topics.ts';
 

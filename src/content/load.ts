@@ -1,5 +1,5 @@
 import { digest as sha1 } from './digest.ts';
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { isProblem, readJsonFile, type JsonFile } from './json-file.ts';
@@ -8,11 +8,11 @@ import { readMembers, type Member } from './members.ts';
 import { readLinks, type LinkRecord } from './links.ts';
 import { noTagDefinitions, readTags, type TagDefinitions } from './tags.ts';
 import { canonicalTags } from '../model/tags.ts';
-import { readTopic, renderPost, type RenderedPost, type Topic, type TopicContext, type TopicReading } from './topics.ts';
+import type { RenderedPost, Topic, TopicContext } from './topics.ts';
+import { contextKey, fileStamp, keptTopic, plainPost, readTopicFiles, type RenderMemory, type TopicResult } from './read-topics.ts';
 import { duplicateWorkflowFileProblems } from '../outputs/workflow-list.ts';
 import type { Problem } from './problems.ts';
-import { DEFAULT_LIMITS, limitName, type Limits } from './limits.ts';
-import { readSourceText } from './source-text.ts';
+import { DEFAULT_LIMITS, type Limits } from './limits.ts';
 import { oldAddresses, SITE_SECTIONS, type OldAddress } from './aliases.ts';
 import { memberKey } from '../model/members.ts';
 import { contentFolderProblem, linkProblem, realContentFolder, toPosix, topicFiles } from './content-files.ts';
@@ -28,6 +28,16 @@ export interface SiteContent {
   tags: TagDefinitions;
   /** The old addresses (`aliases`) that lead to the site's pages, checked. */
   oldAddresses: OldAddress[];
+  /**
+   * By slug, the first posts of the topics a build took from its memory: their records hold no
+   * post (empty `html` and `text`), which the build reads only where it is shown (postOf).
+   */
+  keptPosts?: ReadonlyMap<string, RenderedPost>;
+}
+
+/** A topic's first post: its record's, or the one the build kept out of it (SiteContent.keptPosts). */
+export function postOf(content: Pick<SiteContent, 'keptPosts'>, topic: Topic): RenderedPost {
+  return topic.html === '' && topic.text === '' ? (content.keptPosts?.get(topic.slug) ?? topic) : topic;
 }
 
 export interface LoadOptions {
@@ -56,110 +66,11 @@ function readJson(options: LoadOptions, name: string, required: boolean, problem
 }
 
 /**
- * A valid topic file as an earlier build read it: the file's size, times and inode (`stamp`), the
- * settings it was read under (`context`), and what it gave, without the post (its HTML and text
- * are the RememberedPost's own).
- */
-interface RememberedFile {
-  stamp: string;
-  /** Digest of the settings it was read under (contextKey). */
-  context: string;
-  /** With its HTML and text emptied. */
-  topic: Topic;
-  /** Digest of the whole record, post included: what page keys stand this topic by (see topicKeys). */
-  key: string;
-  workflowFile?: TopicReading['workflowFile'];
-}
-
-/** A first post rendered in an earlier build, by topic file: reused while its Markdown is the same. */
-export interface RememberedPost extends RenderedPost {
-  /** sha1 of the Markdown it was rendered from. */
-  digest: string;
-  /** The whole file, reused without reading it while it is the same file under the same settings. */
-  read?: RememberedFile;
-}
-
-export type RenderMemory = Map<string, RememberedPost>;
-
-/**
  * A digest of each topic record that a build read or took from its memory: the same record, the
  * same digest, in any build with the same code. Page keys (src/build/page-reuse.ts) stand each
  * topic by it, instead of digesting every record again (half a second at 10,000 topics).
  */
 export type TopicKeys = Map<Topic, string>;
-
-/** What one topic file gave: the topic or its problems, and its rendering to remember. */
-export interface TopicResult extends TopicReading {
-  file: string;
-  remembered?: RememberedPost;
-}
-
-/**
- * The file as make and Hugo judge a source, made stricter: its size, modification and change
- * times (to the nanosecond; any write moves the change time) and inode. Undefined if it cannot be stat'ed.
- */
-function fileStamp(path: string): string | undefined {
-  try {
-    const { size, mtimeNs, ctimeNs, ino } = lstatSync(path, { bigint: true });
-    return `${size}:${mtimeNs}:${ctimeNs}:${ino}`;
-  } catch {
-    return undefined; // reading it reports the problem
-  }
-}
-
-
-/**
- * Everything besides the file that shapes what reading a topic gives, as a digest: every
- * remembered file notes it (the content types alone are kilobytes, 20 MB over 10,000 topics).
- */
-function contextKey(context: TopicContext): string {
-  const settings = JSON.stringify([context.contentTypes.list, context.contentTypesUnreadable ?? false, context.excerptLength, context.limits ?? DEFAULT_LIMITS]);
-  return sha1(settings);
-}
-
-/** A topic record's digest, post included (see TopicKeys). */
-export const topicRecordKey = (topic: Topic) => sha1(JSON.stringify(topic));
-
-/** The topic of `file` as `memory` has it, when the file is the same (`stamp`) and was read under the same `settings`. */
-function keptTopic(file: string, stamp: string | undefined, settings: string, memory: RenderMemory): TopicResult | undefined {
-  const earlier = memory.get(file);
-  if (!earlier?.read || stamp === undefined || earlier.read.stamp !== stamp || earlier.read.context !== settings) return undefined;
-  const { topic, workflowFile } = earlier.read;
-  return { file, problems: [], topic: { ...topic, html: earlier.html, text: earlier.text }, ...(workflowFile ? { workflowFile } : {}), remembered: earlier };
-}
-
-/**
- * Reads topic files (in any thread). A file unchanged since the build that left `memory` (same
- * stamp, same settings) is not read again; otherwise its post is rendered anew unless `memory`
- * holds its rendering of the same Markdown.
- */
-export function readTopicFiles(root: string, files: readonly string[], context: TopicContext, memory?: RenderMemory): TopicResult[] {
-  const settings = contextKey(context);
-  return files.map((file) => {
-    const path = join(root, file);
-    // Only a build keeps a memory: validate and `astro dev` read every file and remember nothing.
-    const stamp = memory ? fileStamp(path) : undefined;
-    const kept = memory && keptTopic(file, stamp, settings, memory);
-    if (kept) return kept;
-    const earlier = memory?.get(file);
-    let remembered: RememberedPost | undefined;
-    const render = (markdown: string): RenderedPost => {
-      const digest = sha1(markdown);
-      remembered = earlier?.digest === digest ? { digest, html: earlier.html, text: earlier.text } : { digest, ...renderPost(markdown) };
-      return remembered;
-    };
-    const limits = context.limits ?? DEFAULT_LIMITS;
-    const source = readSourceText(path, file, limits.topicFileBytes, limitName('topicFileBytes'));
-    if (typeof source !== 'string') return { file, problems: [source] };
-    const result = readTopic(file, source, { ...context, render });
-    if (remembered && result.topic && stamp !== undefined) {
-      // A copy with the post emptied, not without it: the topic made from it again has its keys in the same order.
-      const topic = { ...result.topic, html: '', text: '' };
-      remembered.read = { stamp, context: settings, topic, key: topicRecordKey(result.topic), ...(result.workflowFile ? { workflowFile: result.workflowFile } : {}) };
-    }
-    return { file, ...result, ...(remembered ? { remembered } : {}) };
-  });
-}
 
 /**
  * The content with each topic's text emptied, for a thread that shows posts by their HTML only,
@@ -221,6 +132,7 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
   const keys: TopicKeys = new Map();
   const slugs = new Map<string, string>();
   const memory: RenderMemory = new Map();
+  const keptPosts = new Map<string, RenderedPost>();
   for (const { file, topic, problems: topicProblems, remembered } of results) {
     problems.push(...topicProblems);
     if (remembered) memory.set(file, remembered);
@@ -232,6 +144,7 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
     }
     slugs.set(slug, file);
     if (!topic) continue;
+    if (remembered && topic.html === '' && topic.text === '') keptPosts.set(topic.slug, remembered);
     // Synonyms become their canonical tag here, once: every page, index and feed sees canonical tags only.
     const tags = prepared.tags.canonicalOf.size > 0 ? canonicalTags(topic.tags, prepared.tags.canonicalOf) : topic.tags;
     const renamed = tags.length !== topic.tags.length || tags.some((tag, i) => tag !== topic.tags[i]);
@@ -254,7 +167,8 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
   });
   problems.push(...old.problems);
   problems.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));
-  return { content: { topics, contentTypes: prepared.contentTypes, members: prepared.members, links: prepared.links, tags: prepared.tags, oldAddresses: old.addresses }, problems, memory, keys };
+  const content: SiteContent = { topics, contentTypes: prepared.contentTypes, members: prepared.members, links: prepared.links, tags: prepared.tags, oldAddresses: old.addresses };
+  return { content: keptPosts.size > 0 ? { ...content, keptPosts } : content, problems, memory, keys };
 }
 
 /** Loads and validates all content. Problems are returned, all of them, never thrown. */
@@ -285,7 +199,7 @@ export async function loadContentInParallel(options: LoadOptions, memory?: Rende
   const threads = files.length < PARALLEL_FROM ? 1 : Math.min(availableParallelism(), 4);
   const share = Math.ceil(files.length / threads);
   const parts = Array.from({ length: threads }, (_, i) => files.slice(i * share, (i + 1) * share));
-  const memoryOf = (part: string[]) => new Map(part.flatMap((file) => (memory?.has(file) ? [[file, memory.get(file)!] as const] : [])));
+  const memoryOf = (part: string[]) => new Map(part.flatMap((file) => (memory?.has(file) ? [[file, plainPost(memory.get(file)!)] as const] : [])));
   const workers = parts.slice(1).map((part) => readInThread(options.root, part, context, memoryOf(part)));
   const mine = readTopicFiles(options.root, parts[0]!, context, memoryOf(parts[0]!));
   const read = [mine, ...(await Promise.all(workers))].flat();

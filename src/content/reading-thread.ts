@@ -4,7 +4,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { THREAD_LIMITS } from '../build/threads.ts';
-import type { RenderMemory, TopicResult } from './load.ts';
+import type { RenderMemory, TopicResult } from './read-topics.ts';
 import type { TopicContext } from './topics.ts';
 
 /**

@@ -130,6 +130,8 @@ describe('rebuilding into the same output folder', () => {
     editJson(content, 'members.json', (members: Array<{ name: string; location?: string }>) => {
       members[0]!.location = 'Somewhere new';
     });
+    // A tag renamed: the pages of its topics are rendered again from files the build kept, posts and all.
+    writeFileSync(join(content, 'tags.json'), JSON.stringify({ 'copy-paste': { synonyms: ['clipboard'] } }));
 
     const rebuilt = await build(site);
     const reused = reusedCount(rebuilt);
@@ -142,12 +144,15 @@ describe('rebuilding into the same output folder', () => {
     expect(readFileSync(join(site, 'topics/clipboard-action-strips-formatting/index.html'), 'utf8')).toContain('An edit made after the first build.');
     expect(tree(site).has('topics/jq-or-javascript-for-json/index.html')).toBe(false);
     expect(tree(site).has('tags/rebuilt-tag/index.html')).toBe(true);
+    const renamed = readFileSync(join(site, 'topics/action-reference-clipboard/index.html'), 'utf8');
+    expect(renamed).toContain('/tags/copy-paste/');
+    expect(renamed).toContain('Returns the current clipboard contents.');
   });
 
   it('writes the tag feeds the worker thread made: the same files as making them in process', async () => {
     const { content: records } = loadContent({ root: content, contentDir: content, excerptLength: 200 });
     // The site's options: the default intersections (pairs of 5 topics or more, 2,000 pages at most).
-    const { feeds: expected } = tagFeedFiles(records.topics, { siteTitle: 'Flowsmiths Community', siteRoot: 'https://flowsmiths.example/', intersections: { minTopics: 5, maxPages: 2000 } });
+    const { feeds: expected } = tagFeedFiles(records.topics, { siteTitle: 'Flowsmiths Community', siteRoot: 'https://flowsmiths.example/', intersections: { minTopics: 5, maxPages: 2000 }, canonicalOf: records.tags.canonicalOf });
     const written = new Map([...tree(site)].filter(([path]) => path.startsWith('tags/') && path.endsWith('/rss.xml')));
     expect([...written.keys()].sort()).toEqual(expected.map((feed) => feed.file).sort());
     for (const { file, xml } of expected) expect(Buffer.from(written.get(file)!, 'latin1').toString('utf8'), file).toBe(xml!);
@@ -155,7 +160,7 @@ describe('rebuilding into the same output folder', () => {
 
   it('writes the search index the worker thread built: the same files as building it in process', () => {
     const { content: records } = loadContent({ root: content, contentDir: content, excerptLength: 200 });
-    const expected = searchIndexFiles({ topics: records.topics, members: records.members, contentTypes: records.contentTypes.list });
+    const expected = searchIndexFiles({ topics: records.topics, members: records.members, contentTypes: records.contentTypes.list, canonicalOf: records.tags.canonicalOf });
     const written = [...tree(site)].filter(([path]) => path.startsWith('search-index/'));
     expect(written.map(([path]) => path.slice('search-index/'.length)).sort()).toEqual([...expected.keys()].sort());
     for (const [path, bytes] of written) expect(Buffer.from(bytes, 'latin1').toString('utf8'), path).toBe(expected.get(path.slice('search-index/'.length)));

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
-import { loadContent, loadContentInParallel, withoutPostText } from '../../src/content/load.ts';
+import { loadContent, loadContentInParallel, postOf, withoutPostText } from '../../src/content/load.ts';
 import { withoutPostCopies } from '../../src/content/reading-thread.ts';
 import { formatProblem } from '../../src/content/problems.ts';
 import { writeCorpus } from '../../scripts/bench/corpus.ts';
@@ -98,10 +98,18 @@ describe('loadContentInParallel', () => {
     try {
       const second = await loadContentInParallel(options, memory);
       const bySlug = new Map(second.content.topics.map((topic) => [topic.slug, topic]));
-      // Unchanged: the marked record, with its post, keys in the same order (records are digested as JSON text).
-      expect(bySlug.get(kept.slug)!.title).toBe('From memory');
-      expect(Object.keys(bySlug.get(kept.slug)!)).toEqual(Object.keys(kept));
-      expect({ ...bySlug.get(kept.slug)!, title: kept.title }).toEqual(kept);
+      // Unchanged: the marked record, keys in the same order (records are digested as JSON text), its post
+      // kept out of it (empty HTML and text) and given where it is shown.
+      const fromMemory = bySlug.get(kept.slug)!;
+      expect(fromMemory.title).toBe('From memory');
+      expect(Object.keys(fromMemory)).toEqual(Object.keys(kept));
+      expect([fromMemory.html, fromMemory.text]).toEqual(['', '']);
+      expect(postOf(second.content, fromMemory)).toMatchObject({ html: kept.html, text: kept.text });
+      expect(kept.html).toContain('<p>');
+      expect({ ...fromMemory, title: kept.title, html: kept.html, text: kept.text }).toEqual(kept);
+      // A topic read again carries its post itself.
+      expect(second.content.keptPosts?.has(edited.slug)).toBe(false);
+      expect(bySlug.get(edited.slug)!.html).toBe(edited.html);
       // Written again, same bytes: read again. Changed into a broken file: read again, and reported.
       expect(bySlug.get(edited.slug)!.title).toBe(edited.title);
       expect(bySlug.has(moved.slug)).toBe(false);

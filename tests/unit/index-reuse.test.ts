@@ -9,7 +9,7 @@ import { tagFeedFiles, tagFileKeys, topicDigests } from '../../src/build/tag-fil
 import { tagSlug } from '../../src/model/tags.ts';
 import { feedPath } from '../../src/model/urls.ts';
 import { CONTENT_TYPES, corpusArb, tagArb } from './search-corpus.ts';
-import { topicRecordKey } from '../../src/content/load.ts';
+import { topicRecordKey } from '../../src/content/read-topics.ts';
 
 const RUNS = 150;
 

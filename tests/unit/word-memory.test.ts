@@ -10,7 +10,7 @@ import type { Topic } from '../../src/content/topics.ts';
 import { sortForListing } from '../../src/model/listing.ts';
 import { readPostings, termPostings, wordPostings } from '../../src/search/word-postings.ts';
 import { rememberedWords, rememberWords, type WordMemoryFile } from '../../src/build/word-memory.ts';
-import { topicRecordKey } from '../../src/content/load.ts';
+import { topicRecordKey } from '../../src/content/read-topics.ts';
 import { corpusArb, WORDS } from './search-corpus.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'tagsite-words-'));
