@@ -20,6 +20,7 @@ import type { AstroConfig, AstroPrerenderer, RouteData } from 'astro';
 import { writeFileAtomic } from '../cli/atomic-file.ts';
 import { schemasChecked } from '../content/schema-validation.ts';
 import { carryOver } from './cache.ts';
+import { trimCompileCache } from './compile-cache.ts';
 import { sameFile, type FolderFiles, type FolderListing } from './folder-files.ts';
 import { finishBuild, pagesStarting, prepareBuild, withOutputLock, type Build, type BuildSettings } from './pipeline.ts';
 import type { ModuleGraph } from './module-preloads.ts';
@@ -113,6 +114,8 @@ export function rendererKeeper(folder: string, inputs: string) {
       const older = readdirSync(folder).filter((name) => name.startsWith('bundle-') && name !== bundle!.name);
       const bornAt = (name: string) => Number(name.split('-').at(-1));
       for (const name of older.sort((a, b) => bornAt(b) - bornAt(a)).slice(1)) rmSync(join(folder, name), { recursive: true, force: true });
+      // The compiled code of the page code it replaced stays in Node's compile cache meanwhile.
+      trimCompileCache();
     },
   };
 }
