@@ -10,7 +10,7 @@
  * leaves the last one. A file that is unreadable, of other code, or whose numbers do not fit
  * together is not used: every topic is read.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { replaceFile } from '../cli/atomic-file.ts';
 import type { EarlierPostings, PostingsTable } from '../search/word-postings.ts';
@@ -42,11 +42,27 @@ export type RememberedTable = PostingsTable & { keys: readonly string[] };
 export function readWordMemory({ file, code }: WordMemoryFile): RememberedTable | undefined {
   let bytes: Buffer;
   try {
+    if (!ofCode(file, code)) return undefined;
     bytes = readFileSync(file);
   } catch {
     return undefined; // none yet
   }
   return tableOf(bytes, code);
+}
+
+/**
+ * Whether the memory in `file` starts as one of this code does (its header begins with the code
+ * digest): after the code changed it is not read further, hundreds of megabytes at 100,000 topics.
+ */
+function ofCode(file: string, code: string): boolean {
+  const start = Buffer.from(JSON.stringify({ code }).slice(0, -1));
+  const head = Buffer.alloc(4 + start.length);
+  const fd = openSync(file, 'r');
+  try {
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.subarray(4).equals(start);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A remembered table, and which topic (by record key) is where in it. */

@@ -104,6 +104,8 @@ describe('word memory', () => {
     rememberWords({ file, code: 'code-1' }, readPostings(topics), topics.map(keyOf));
     expect(rememberedWords({ file, code: 'code-1' }, keyOf)?.at(topics[0]!)).toBe(0);
     expect(rememberedWords({ file, code: 'code-2' }, keyOf)).toBeUndefined();
+    expect(rememberedWords({ file, code: 'code-' }, keyOf), 'a code the file\'s begins with').toBeUndefined();
+    expect(rememberedWords({ file, code: 'code-10' }, keyOf), "a code beginning with the file's").toBeUndefined();
     const whole = readFileSync(file);
     writeFileSync(file, whole.subarray(0, whole.length - 4));
     expect(rememberedWords({ file, code: 'code-1' }, keyOf)).toBeUndefined();
