@@ -33,7 +33,10 @@ export interface Topic {
   replies: number;
   views: number;
   excerpt: string;
-  /** Sanitised HTML of the first post. */
+  /**
+   * Sanitised HTML of the first post. Empty, with `text`, in a record a build took from its memory:
+   * the build holds that post apart (SiteContent.keptPosts; pages show it by siteData().postHtml).
+   */
   html: string;
   /** The first post as plain text (markup removed, whitespace collapsed): the excerpt and the searched words come from it. */
   text: string;
