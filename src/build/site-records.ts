@@ -30,8 +30,12 @@ export interface SiteData {
   tags: TagDefinitions;
   /** Old addresses (`aliases`) and the pages they lead to. */
   oldAddresses: OldAddress[];
-  /** A topic's first post as sanitised HTML (a rebuild keeps the posts of unchanged topics out of their records). */
-  postHtml: (topic: Topic) => string;
+  /**
+   * The topic with its first post: a rebuild keeps the posts of the topics it takes from its
+   * memory out of their records (empty `html` and `text`), and gives them back where they are
+   * shown (the topic's page).
+   */
+  withPost: (topic: Topic) => Topic;
 }
 
 const derived = new WeakMap<SiteContent, SiteData>();
@@ -48,7 +52,10 @@ function derive(content: SiteContent): SiteData {
     links: content.links,
     tags: content.tags,
     oldAddresses: content.oldAddresses,
-    postHtml: (topic) => postOf(content, topic).html,
+    withPost: (topic) => {
+      const post = postOf(content, topic);
+      return post === topic ? topic : { ...topic, html: post.html, text: post.text };
+    },
   };
 }
 

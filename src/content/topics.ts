@@ -35,7 +35,8 @@ export interface Topic {
   excerpt: string;
   /**
    * Sanitised HTML of the first post. Empty, with `text`, in a record a build took from its memory:
-   * the build holds that post apart (SiteContent.keptPosts; pages show it by siteData().postHtml).
+   * the build holds that post apart (SiteContent.keptPosts), and the topic's page gets it back
+   * (siteData().withPost).
    */
   html: string;
   /** The first post as plain text (markup removed, whitespace collapsed): the excerpt and the searched words come from it. */
