@@ -51,6 +51,11 @@ export interface IndexAndFeeds {
   intersections: string;
   /** The text of the index's words.json, which the search page holds too (./search-page.ts). */
   words?: string;
+  /**
+   * The thread's time from the content's arrival to its last file, by its own clock: the main
+   * thread hears of the end only when it next looks at its messages, seconds later while it renders pages.
+   */
+  seconds?: number;
 }
 
 export interface FeedSettings {
@@ -222,5 +227,9 @@ if (!isMainThread && parentPort && (workerData as { indexAndFeeds?: boolean })?.
   const table = file && readWordMemory(file);
   const words: WordMemory | undefined = file && (table ? { file, table } : { file });
   say({ remembered: table ? table.keys.filter(Boolean) : [] });
-  port.once('message', (data: WorkData) => say({ made: work(data, words, () => say({ feedsWritten: true })) }));
+  port.once('message', (data: WorkData) => {
+    const started = performance.now();
+    const made = work(data, words, () => say({ feedsWritten: true }));
+    say({ made: { ...made, seconds: (performance.now() - started) / 1000 } });
+  });
 }

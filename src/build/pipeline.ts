@@ -94,9 +94,9 @@ export interface Build {
 interface BuildMarks {
   /** prepareBuild is done: the content is read and validated, the index thread started. */
   prepared: number;
-  /** The index thread was handed the content, and (once it has) finished the index and feeds. */
+  /** The index thread was handed the content, and (once it has finished the index and feeds) the seconds it took by its own clock. */
   threadStarted: number;
-  threadDone?: number;
+  threadSeconds?: number;
   /** The first page is about to render, after Astro's bundling (`bundled`) or with the kept page code. */
   rendering?: { at: number; bundled: boolean };
 }
@@ -184,7 +184,7 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
   rememberPosts(cacheDir, code, loaded.memory);
   const { content, keys } = withoutPostText(loaded.content, loaded.keys);
   const marks: BuildMarks = { prepared: 0, threadStarted };
-  void store.indexAndFeeds.then(() => (marks.threadDone = performance.now()), () => undefined);
+  void store.indexAndFeeds.then((made) => (marks.threadSeconds = made.seconds), () => undefined);
 
   // 4. The records, for the pages Astro renders, and the previous output's pages that may be reused.
   const reuse: PageReuse = { previous: unchangedFiles(outDir, remembered.filter((file) => !madeByThread(file)), previous), next: new Map(), reused: new Set(), carried: new Set(), inPlace, topicKeys: keys };
@@ -279,6 +279,6 @@ function buildPhases({ started, marks }: Build, finishing: number, waiting: numb
     pages: seconds(finishing - (rendering.bundled ? rendering.at : marks.prepared)),
     finishing: seconds(now - finishing),
     waiting: seconds(waiting),
-    indexAndFeeds: seconds((marks.threadDone ?? now) - marks.threadStarted),
+    indexAndFeeds: marks.threadSeconds ?? seconds(now - marks.threadStarted),
   };
 }
