@@ -13,7 +13,7 @@
  * `directory`, integrations besides tagsite and MDX (their build hooks would not run), Astro
  * redirect routes or injected page scripts.
  */
-import { cpSync, existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroConfig, AstroPrerenderer, RouteData } from 'astro';
@@ -74,7 +74,6 @@ export function rendererKeeper(folder: string, inputs: string) {
   let config: AstroConfig | undefined;
   let pages: Map<string, PageData> | undefined;
   let bundle: { name: string; entry: string; scripts: unknown[] } | undefined;
-  let moved: typeof bundle;
   return {
     configured(done: AstroConfig): void {
       config = done;
@@ -83,38 +82,20 @@ export function rendererKeeper(folder: string, inputs: string) {
     pagesKnown(known: Map<string, PageData>): void {
       pages = known;
     },
-    /**
-     * When the pages are about to be rendered, before Astro loads the bundle: it is moved into
-     * `folder` and a link to it left in its place (Astro deletes the link after rendering). Astro
-     * then renders from the kept copy, and Node's compile cache keeps that copy's code as compiled
-     * by rendering every page: the next build, which loads it from there, finds it compiled
-     * (copied after loading, the first rebuild compiled it anew, half a second at 10,000 topics).
-     * Where the bundle cannot be moved and linked (another file system), it is copied.
-     */
-    bundleWritten(prerenderDir: string): void {
-      const entry = existsSync(prerenderDir) ? readdirSync(prerenderDir).find((name) => name.startsWith('prerender-entry') && name.endsWith('.mjs')) : undefined;
-      if (!entry || !config || !keepable(config)) return;
-      const name = `bundle-${process.pid}-${Date.now()}`;
-      keepBundle(prerenderDir, join(folder, name));
-      bundle = moved = { name, entry, scripts: [] };
-    },
-    /** Once Astro has loaded the bundle: a site whose pages get injected scripts is not kept. */
-    bundleLoaded(defaults: AstroPrerenderer): void {
+    /** When the pages are about to be rendered: the bundle is copied (Astro deletes it after rendering). */
+    bundleWritten(prerenderDir: string, defaults: AstroPrerenderer): void {
       const scripts = (defaults as { app?: BundleApp }).app?.getSettings?.().scripts;
-      if (!bundle) return;
-      if (!scripts || scripts.some((script) => script.stage === 'page')) bundle = undefined;
-      else bundle.scripts = scripts;
-    },
-    /** The pages are rendered: the link to the kept bundle goes (Astro's deletion of the folder leaves a link). */
-    bundleRendered(prerenderDir: string): void {
-      if (lstatSync(prerenderDir, { throwIfNoEntry: false })?.isSymbolicLink()) unlinkSync(prerenderDir);
-      // Moved, but not to be kept: gone too.
-      if (moved && !bundle) rmSync(join(folder, moved.name), { recursive: true, force: true });
+      const entry = existsSync(prerenderDir) ? readdirSync(prerenderDir).find((name) => name.startsWith('prerender-entry') && name.endsWith('.mjs')) : undefined;
+      if (!scripts || !entry || scripts.some((script) => script.stage === 'page')) return;
+      const name = `bundle-${process.pid}-${Date.now()}`;
+      cpSync(prerenderDir, join(folder, name), { recursive: true });
+      bundle = { name, entry, scripts };
     },
     /** The build is done and `outcome.outDir` holds its site: the renderer is kept, if the site allows. */
     built(build: Build, outcome: BuildOutcome, modules: ModuleGraph): void {
       if (!config || !pages || !bundle) return;
-      if (!keepable(config) || ![...pages.values()].every(({ route }) => route.type === 'page' || route.type === 'endpoint')) return;
+      const supported = config.build.format === 'directory' && config.integrations.every(({ name }) => KNOWN_INTEGRATIONS.has(name) || name.startsWith('astro:')) && [...pages.values()].every(({ route }) => route.type === 'page' || route.type === 'endpoint');
+      if (!supported) return;
       const inPublic = publicFiles(publicDir(config));
       const assets = outcome.output.files.filter(([path]) => path.startsWith(`${config!.build.assets}/`) || inPublic.has(path));
       const kept: KeptRenderer = {
@@ -140,25 +121,6 @@ export function rendererKeeper(folder: string, inputs: string) {
 }
 
 export type RendererKeeper = ReturnType<typeof rendererKeeper>;
-
-/** A site whose page code a content rebuild can render alike: the `directory` format, no integrations but tagsite's own and MDX (an adapter's build steps would not run). */
-const keepable = (config: AstroConfig) => config.build.format === 'directory' && config.integrations.every(({ name }) => KNOWN_INTEGRATIONS.has(name) || name.startsWith('astro:'));
-
-/** Moves the bundle in `from` to `to` and leaves a link to it at `from`; copies it where that cannot be done. */
-function keepBundle(from: string, to: string): void {
-  try {
-    renameSync(from, to);
-  } catch {
-    cpSync(from, to, { recursive: true });
-    return;
-  }
-  try {
-    // A junction on Windows (no privilege needed); a symbolic link elsewhere.
-    symlinkSync(to, from, 'junction');
-  } catch {
-    cpSync(to, from, { recursive: true });
-  }
-}
 
 const publicDir = (config: AstroConfig) => fileURLToPath(config.publicDir);
 

@@ -157,16 +157,9 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
           return { ...writing, setup: async () => {
             // Astro has bundled the page code: the pages render from here on.
             pagesStarting(running, true);
-            // The bundle is kept for the next build before Astro loads it (src/build/kept-renderer.ts).
-            keeping?.bundleWritten(join(fresh, '.prerender'));
             await writing.setup?.();
-            keeping?.bundleLoaded(defaults);
-          }, teardown: async () => {
-            try {
-              await writing.teardown?.();
-            } finally {
-              keeping?.bundleRendered(join(fresh, '.prerender'));
-            }
+            // The bundle is there while pages render; Astro deletes it before the build ends.
+            keeping?.bundleWritten(join(fresh, '.prerender'), defaults);
           } };
         });
       },
