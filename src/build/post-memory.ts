@@ -92,10 +92,12 @@ class StoredPost implements RememberedPost {
   get text(): string {
     return bodiesOf(this.#chunk)[this.#index]![1];
   }
-}
 
-/** The stored chunk each remembered post was read from (the first post of a chunk stands for it). */
-const storedChunks = new WeakMap<RememberedPost, StoredChunk>();
+  /** The chunk it was read from. */
+  get chunk(): StoredChunk {
+    return this.#chunk;
+  }
+}
 
 /** A chunk file's bytes as read: undefined when they are not a whole chunk. */
 function chunkOf(name: string, bytes: Buffer): StoredChunk | undefined {
@@ -128,7 +130,6 @@ export function rememberedPosts(cacheDir: string, code: string): RenderMemory {
     try {
       const chunk = chunkOf(name, readFileSync(join(chunksFolder(cacheDir), name)));
       if (!chunk) continue;
-      if (chunk.entries.length > 0) storedChunks.set(chunk.entries[0]![1], chunk);
       for (const [file, post] of chunk.entries) memory.set(file, post);
     } catch {
       // gone, or not a chunk: its files are read again
@@ -139,7 +140,8 @@ export function rememberedPosts(cacheDir: string, code: string): RenderMemory {
 
 /** The stored chunk holding exactly `entries`, the same posts as read; else undefined. */
 function storedChunk(entries: Array<[string, RememberedPost]>): StoredChunk | undefined {
-  const stored = storedChunks.get(entries[0]![1]);
+  const first = entries[0]![1];
+  const stored = first instanceof StoredPost ? first.chunk : undefined;
   if (!stored || stored.entries.length !== entries.length) return undefined;
   for (let i = 0; i < entries.length; i++) {
     if (stored.entries[i]![0] !== entries[i]![0] || stored.entries[i]![1] !== entries[i]![1]) return undefined;
