@@ -97,9 +97,10 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
   const titleDf = new IntList(table?.names.length);
   const placeCount = new IntList(table?.names.length);
   const topicPostings = new IntList(topics.length);
-  const postingTerm = new IntList(table && Math.ceil(table.postingTerm.length * 1.01));
-  const postingOrdinal = new IntList(table && Math.ceil(table.postingTerm.length * 1.01));
-  const postingStart = new IntList(table && Math.ceil(table.postingTerm.length * 1.01));
+  const postings = table && Math.ceil(table.postingTerm.length * 1.01);
+  const postingTerm = new IntList(postings);
+  const postingOrdinal = new IntList(postings);
+  const postingStart = new IntList(postings);
   const positions = new IntList(table && Math.ceil(table.positions.length * 1.01));
   // One topic's terms, without an object per term: each distinct term gets a slot (in the order the
   // terms first appear), and each occurrence notes its slot and place; the occurrences are then
