@@ -78,12 +78,6 @@ export function earlierPostings(table: RememberedTable, keyOf: (topic: Topic) =>
   };
 }
 
-/** The table the last build with the same code remembered, and which topic (by record key) is where in it; none if there is no usable one. */
-export function rememberedWords(memory: WordMemoryFile, keyOf: (topic: Topic) => string | undefined): EarlierPostings | undefined {
-  const table = readWordMemory(memory);
-  return table && earlierPostings(table, keyOf);
-}
-
 /** The table in a memory file's bytes, if it is of this code and whole. */
 function tableOf(bytes: Buffer, code: string): RememberedTable | undefined {
   try {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Topic } from '../../src/content/topics.ts';
 import { sortForListing } from '../../src/model/listing.ts';
 import { readPostings, termPostings, wordPostings } from '../../src/search/word-postings.ts';
-import { rememberedWords, rememberWords, type WordMemoryFile } from '../../src/build/word-memory.ts';
+import { earlierPostings, readWordMemory, rememberWords, type WordMemoryFile } from '../../src/build/word-memory.ts';
 import { topicRecordKey } from '../../src/content/read-topics.ts';
 import { corpusArb, WORDS } from './search-corpus.ts';
 
@@ -17,6 +17,12 @@ const folder = mkdtempSync(join(tmpdir(), 'tagsite-words-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const keyOf = (topic: Topic) => topicRecordKey(topic);
+
+/** The memory as the index thread takes it: the table read (if usable), and where each topic is in it. */
+function rememberedWords(memory: WordMemoryFile, keyOfTopic: (topic: Topic) => string | undefined) {
+  const table = readWordMemory(memory);
+  return table && earlierPostings(table, keyOfTopic);
+}
 
 /** Reads `topics` (in listing order) as a build does with `memory`, remembering them; returns the postings handed out. */
 function rebuildRead(topics: readonly Topic[], memory: WordMemoryFile) {
