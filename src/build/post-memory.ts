@@ -13,14 +13,15 @@
  * names are deleted after it: a build killed at any moment leaves a list whose chunks are all there.
  *
  * A chunk file holds the records first and the posts' HTML and text after them, each part
- * v8-serialized behind the two parts' byte lengths. A build reads the records of every chunk, and
- * the HTML and text of a chunk only when one of its posts is asked for them: a topic page rendered
- * again, a topic whose words the index thread does not have, a chunk written anew. They are two
- * thirds of the memory's bytes: read whole, they held 26 MB of the main thread's heap for the
- * whole of a rebuild at 10,000 topics (53 MB against 27 MB after reading the memory). The time of
- * reading it is the records' (some 80 ms at 10,000 topics, as much as reading it all).
+ * v8-serialized behind the two parts' byte lengths. A build reads the records of every chunk from
+ * the file, and the HTML and text of a chunk only when one of its posts is asked for them: a topic
+ * page rendered again, a topic whose words the index thread does not have, a chunk written anew.
+ * They are two thirds of the memory's bytes: held, they took 26 MB of the main thread's heap for
+ * the whole of a rebuild at 10,000 topics (53 MB against 27 MB after reading the memory), and
+ * reading them from the disk, then copying them, some 70 ms. Deserializing the records takes some
+ * 80 ms at 10,000 topics, their bytes' size hardly matters.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { digest } from '../content/digest.ts';
@@ -48,26 +49,47 @@ function endsChunk(path: string, size: number): boolean {
   return hash % POSTS_PER_CHUNK === 0 || size >= 4 * POSTS_PER_CHUNK;
 }
 
-/** A chunk as read: its file's name in `posts/`, what it held, and its posts' HTML and text (read when first asked for). */
+/**
+ * A chunk as read: its file's name in `posts/` and path, what it held, and where its posts' HTML
+ * and text are in the file (read from it when first asked for).
+ */
 interface StoredChunk {
   name: string;
+  path: string;
   entries: Array<[string, RememberedPost]>;
-  bodies: Buffer;
+  bodies: { start: number; length: number };
   read?: Array<[html: string, text: string]>;
+}
+
+/** `length` bytes of a file from `start`; fewer where the file is shorter. */
+function readPart(fd: number, start: number, length: number): Buffer {
+  const bytes = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const got = readSync(fd, bytes, done, length - done, start + done);
+    if (got === 0) break;
+    done += got;
+  }
+  return done === length ? bytes : bytes.subarray(0, done);
 }
 
 function bodiesOf(chunk: StoredChunk): Array<[html: string, text: string]> {
   if (chunk.read) return chunk.read;
   let bodies: unknown;
   try {
-    bodies = deserialize(chunk.bodies);
+    // The build holds the output's lock: no other build deletes a chunk file before this one ends.
+    const fd = openSync(chunk.path, 'r');
+    try {
+      bodies = deserialize(readPart(fd, chunk.bodies.start, chunk.bodies.length));
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     bodies = undefined;
   }
   if (!Array.isArray(bodies) || bodies.length !== chunk.entries.length) {
     throw new Error(`the build's topic memory is damaged (.tagsite-build/…/posts/${chunk.name}); run npm run build -- --clean`);
   }
-  chunk.bodies = Buffer.alloc(0);
   return (chunk.read = bodies as Array<[string, string]>);
 }
 
@@ -99,18 +121,26 @@ class StoredPost implements RememberedPost {
   }
 }
 
-/** A chunk file's bytes as read: undefined when they are not a whole chunk. */
-function chunkOf(name: string, bytes: Buffer): StoredChunk | undefined {
-  if (bytes.length < HEADER) return undefined;
-  const recordsLength = bytes.readUInt32LE(0);
-  const bodiesLength = bytes.readUInt32LE(4);
-  if (bytes.length !== HEADER + recordsLength + bodiesLength) return undefined; // cut short, or not a chunk
-  const records = deserialize(bytes.subarray(HEADER, HEADER + recordsLength)) as unknown;
-  if (!Array.isArray(records)) return undefined;
-  // A copy: the records' bytes are let go.
-  const chunk: StoredChunk = { name, entries: [], bodies: Buffer.from(bytes.subarray(HEADER + recordsLength)) };
-  chunk.entries = (records as Array<[string, PostRecord]>).map(([file, record], i) => [file, new StoredPost(record, chunk, i)]);
-  return chunk;
+/**
+ * A chunk file's records, read from its start: undefined when the file is not a whole chunk. Its
+ * posts' HTML and text are not read now (bodiesOf).
+ */
+function chunkOf(name: string, path: string): StoredChunk | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const header = readPart(fd, 0, HEADER);
+    if (header.length < HEADER) return undefined;
+    const recordsLength = header.readUInt32LE(0);
+    const bodiesLength = header.readUInt32LE(4);
+    if (fstatSync(fd).size !== HEADER + recordsLength + bodiesLength) return undefined; // cut short, or not a chunk
+    const records = deserialize(readPart(fd, HEADER, recordsLength)) as unknown;
+    if (!Array.isArray(records)) return undefined;
+    const chunk: StoredChunk = { name, path, entries: [], bodies: { start: HEADER + recordsLength, length: bodiesLength } };
+    chunk.entries = (records as Array<[string, PostRecord]>).map(([file, record], i) => [file, new StoredPost(record, chunk, i)]);
+    return chunk;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -128,7 +158,7 @@ export function rememberedPosts(cacheDir: string, code: string): RenderMemory {
   if (list.code !== code || !Array.isArray(list.chunks)) return memory;
   for (const name of list.chunks) {
     try {
-      const chunk = chunkOf(name, readFileSync(join(chunksFolder(cacheDir), name)));
+      const chunk = chunkOf(name, join(chunksFolder(cacheDir), name));
       if (!chunk) continue;
       for (const [file, post] of chunk.entries) memory.set(file, post);
     } catch {
@@ -168,7 +198,12 @@ export function rememberPosts(cacheDir: string, code: string, memory: RenderMemo
     // A chunk kept as read keeps its file, while that is there (a `--clean` build deletes the cache).
     const stored = entries.length > 0 ? storedChunk(entries) : undefined;
     if (stored && existsSync(join(folder, stored.name))) return void chunks.push(stored.name);
-    const bytes = chunkBytes(entries);
+    let bytes: Buffer;
+    try {
+      bytes = chunkBytes(entries);
+    } catch {
+      return; // posts whose chunk file is gone (deleted by hand meanwhile): left out, their files are read again
+    }
     const name = `${digest(bytes)}.v8`;
     if (!existsSync(join(folder, name))) replaceFile(join(folder, name), (put) => put(bytes), { flush: false });
     chunks.push(name);
