@@ -3,8 +3,9 @@
  * no-change check (./unchanged.ts) both read it, from one walk of the output; the prerenderer
  * (./prerenderer.ts) reads public/'s.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { mtimeMsOf, statStamp } from '../content/file-stamp.ts';
 
 /** Each file of a folder: its path (relative), size and modification time, in path order. */
 export type FolderFiles = Array<[path: string, size: number, mtimeMs: number]>;
@@ -46,8 +47,10 @@ export function folderFiles(dir: string): FolderFiles {
  * folderFiles, and the folders the same walk found. A link to a folder is followed, a link to a
  * file is not listed (as readdirSync's `recursive` does: this walk, folder by folder, takes about
  * two thirds of its time on a site's 16,000 folders). `leaveOut` names a folder of `dir` not walked.
+ * With `stamps`, each file's stamp (../content/file-stamp.ts) is noted there by its full path, from
+ * the same `lstat`.
  */
-export function folderListing(dir: string, leaveOut?: string): FolderListing {
+export function folderListing(dir: string, leaveOut?: string, stamps?: Map<string, string>): FolderListing {
   if (!existsSync(dir)) return { files: [], folders: [] };
   const files: FolderFiles = [];
   const folders = [''];
@@ -57,7 +60,12 @@ export function folderListing(dir: string, leaveOut?: string): FolderListing {
     for (const entry of readdirSync(join(dir, folder), { withFileTypes: true })) {
       if (folder === '' && entry.name === leaveOut) continue;
       const path = join(folder, entry.name);
-      if (entry.isFile()) {
+      if (entry.isFile() && stamps) {
+        const full = join(dir, path);
+        const stats = lstatSync(full, { bigint: true });
+        files.push([path, Number(stats.size), mtimeMsOf(stats)]);
+        stamps.set(full, statStamp(stats));
+      } else if (entry.isFile()) {
         const { size, mtimeMs } = statSync(join(dir, path));
         files.push([path, size, mtimeMs]);
       } else if (entry.isDirectory() || (entry.isSymbolicLink() && statSync(join(dir, path), { throwIfNoEntry: false })?.isDirectory())) {

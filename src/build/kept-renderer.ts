@@ -27,6 +27,7 @@ import type { ModuleGraph } from './module-preloads.ts';
 import { publicFiles, STATUS_PAGES, writingPrerenderer, type PageFiles } from './prerenderer.ts';
 import { writer } from './write-files.ts';
 import type { BuildOutcome } from './store.ts';
+import type { ContentListing } from './unchanged.ts';
 
 const HEAD = 'renderer.json';
 /** Integrations whose build hooks a content rebuild does not need: tagsite's own and MDX (none). */
@@ -139,7 +140,7 @@ export function keptRenderer(folder: string, inputs: string): KeptRenderer | und
  * (./pipeline.ts), with the pages rendered by the kept code. Undefined, before anything is read
  * or written, when the previous output's browser files are not as its build left them, or the
  * kept code does not load: then a full build makes them. The content is read once `listed` (the
- * content's listing for the stamp) has been taken. It holds the output's lock throughout;
+ * content's listing for the stamp) has been taken, with the topic files' stamps it noted. It holds the output's lock throughout;
  * when `lastOutput` (checked under that lock) gives the output as the last build left it, the
  * output is updated in place (./in-place.ts).
  */
@@ -147,7 +148,7 @@ export async function rebuildContent(
   folder: string,
   kept: KeptRenderer,
   contentDir: string,
-  listed: Promise<unknown>,
+  listed: Promise<ContentListing>,
   lastOutput: () => Promise<(FolderListing & { outDir: string }) | undefined>,
 ): Promise<BuildOutcome | undefined> {
   const { settings } = kept;
@@ -164,12 +165,12 @@ export async function rebuildContent(
   app.setOptions({ settings: { scripts: kept.scripts }, logger: { options: { destination } } });
   // The build that kept this code compiled the same schemas (they are among its inputs).
   schemasChecked();
-  await listed;
+  const { stamps } = await listed;
 
   return withOutputLock(settings.root, settings.outDir, async () => {
     // Checked while the content is read.
     const stamped = lastOutput().then((output) => (output?.outDir === settings.outDir ? output : undefined));
-    const build = await prepareBuild({ ...settings, contentDir, clean: false }, stamped);
+    const build = await prepareBuild({ ...settings, contentDir, clean: false }, stamped, stamps);
     const pages = await renderPages(app, build, kept);
     const assets = kept.assets.map(([path]) => path);
     if (build.previous) for (const path of assets) build.keep.add(path);

@@ -38,10 +38,14 @@ export function unchangedFolderInThread(text: string): Promise<boolean> {
   return inThread<boolean>({ stampText: text }, () => false);
 }
 
-/** A folder's files and folders, with each folder's modification time, as a stamp notes them. */
+/**
+ * A folder's files and folders, with each folder's modification time, as a stamp notes them; and
+ * each file's stamp by its full path, which the topic memory checks (../content/file-stamp.ts).
+ */
 export interface StampListing {
   files: FolderFiles;
   folders: FolderTimes;
+  stamps: Map<string, string>;
 }
 
 /** Each folder of `dir` with its modification time: as `known` has it, or as it is now. */
@@ -49,10 +53,11 @@ export function folderTimes(dir: string, folders: readonly string[], known?: Rea
   return folders.map((folder) => [folder, known?.get(folder) ?? statSync(join(dir, folder)).mtimeMs]);
 }
 
-/** The files of `dir` (folderListing) and its folders with their times. */
+/** The files of `dir` (folderListing) with their stamps, and its folders with their times. */
 export function stampListing(dir: string): StampListing {
-  const { files, folders } = folderListing(dir);
-  return { files, folders: folderTimes(dir, folders) };
+  const stamps = new Map<string, string>();
+  const { files, folders } = folderListing(dir, undefined, stamps);
+  return { files, folders: folderTimes(dir, folders), stamps };
 }
 
 /**

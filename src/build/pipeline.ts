@@ -134,8 +134,9 @@ function outputLockFile(root: string, outDir: string): string {
  * every problem at once. The caller holds the output's lock (withOutputLock, holdOutputLock) until
  * finishBuild is done. With `checkedOutput` giving the output as the last build left it (checked
  * under that lock while the content is read, and waited for after), the output is updated in place.
+ * `stamps` are the topic files' stamps as the content's listing took them (by full path).
  */
-export async function prepareBuild(settings: BuildSettings, checkedOutput?: Promise<FolderListing | undefined>): Promise<Build> {
+export async function prepareBuild(settings: BuildSettings, checkedOutput?: Promise<FolderListing | undefined>, stamps?: ReadonlyMap<string, string>): Promise<Build> {
   const started = performance.now();
   const { root, contentDir, outDir } = settings;
   removeDeadWorkFolders(root);
@@ -153,7 +154,7 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
 
   // 1–2. Load and validate: every problem of options and content, before anything is written.
   const source: ContentSource = { root, contentDir, excerptLength: settings.excerptLength };
-  const loaded = await loadContentInParallel({ ...source, limits: settings.limits }, rememberedPosts(cacheDir, code));
+  const loaded = await loadContentInParallel({ ...source, limits: settings.limits }, rememberedPosts(cacheDir, code), stamps);
   const previous = await checkedOutput;
   const siteRoot = siteRootUrl(settings.site, settings.base);
   const problems = [...settings.problems, ...siteProblems(settings.site, loaded.content.topics.some((topic) => topic.workflow)), ...loaded.problems];

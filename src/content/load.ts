@@ -9,7 +9,8 @@ import { readLinks, type LinkRecord } from './links.ts';
 import { noTagDefinitions, readTags, type TagDefinitions } from './tags.ts';
 import { canonicalTags } from '../model/tags.ts';
 import type { RenderedPost, Topic, TopicContext } from './topics.ts';
-import { contextKey, fileStamp, keptTopic, plainPost, readTopicFiles, type RenderMemory, type TopicResult } from './read-topics.ts';
+import { fileStamp } from './file-stamp.ts';
+import { contextKey, keptTopic, plainPost, readTopicFiles, type RenderMemory, type TopicResult } from './read-topics.ts';
 import { duplicateWorkflowFileProblems } from '../outputs/workflow-list.ts';
 import type { Problem } from './problems.ts';
 import { DEFAULT_LIMITS, type Limits } from './limits.ts';
@@ -186,15 +187,17 @@ const PARALLEL_FROM = 1500;
  * again, and a first post whose Markdown is unchanged is not rendered again; the files to read are
  * shared between this thread and worker threads (one per further CPU) when there are many. The
  * same checks and problems as loadContent; also returns the records and renderings to remember
- * for the next build.
+ * for the next build. `stamps` gives files' stamps (../build/output-check.ts's listing, by full
+ * path) where they were taken before; the others are looked up now.
  */
-export async function loadContentInParallel(options: LoadOptions, memory?: RenderMemory): Promise<{ content: SiteContent; problems: Problem[]; memory: RenderMemory; keys: TopicKeys }> {
+export async function loadContentInParallel(options: LoadOptions, memory?: RenderMemory, stamps?: ReadonlyMap<string, string>): Promise<{ content: SiteContent; problems: Problem[]; memory: RenderMemory; keys: TopicKeys }> {
   const prepared = prepare(options);
   const { context } = prepared;
   // Unchanged files are taken from `memory` in this thread: a thread would cost its start and a copy
   // of what it is sent and gives back, some two seconds at 10,000 topics for nothing read.
   const settings = contextKey(context);
-  const kept = prepared.files.map((file) => (memory?.get(file)?.read ? keptTopic(file, fileStamp(join(options.root, file)), settings, memory) : undefined));
+  const stampOf = (path: string) => stamps?.get(path) ?? fileStamp(path);
+  const kept = prepared.files.map((file) => (memory?.get(file)?.read ? keptTopic(file, stampOf(join(options.root, file)), settings, memory) : undefined));
   const files = prepared.files.filter((_, i) => kept[i] === undefined);
   const threads = files.length < PARALLEL_FROM ? 1 : Math.min(availableParallelism(), 4);
   const share = Math.ceil(files.length / threads);

@@ -3,12 +3,12 @@
  * a file unchanged since then is taken from that memory, and a first post whose Markdown is
  * unchanged is not rendered again. Runs in any thread (./reading-thread.ts).
  */
-import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { digest as sha1 } from './digest.ts';
 import { readTopic, renderPost, type RenderedPost, type Topic, type TopicContext, type TopicReading } from './topics.ts';
 import { DEFAULT_LIMITS, limitName } from './limits.ts';
 import { readSourceText } from './source-text.ts';
+import { fileStamp } from './file-stamp.ts';
 
 /**
  * A valid topic file as an earlier build read it: the file's size, times and inode (`stamp`), the
@@ -41,20 +41,6 @@ export interface TopicResult extends TopicReading {
   file: string;
   remembered?: RememberedPost;
 }
-
-/**
- * The file as make and Hugo judge a source, made stricter: its size, modification and change
- * times (to the nanosecond; any write moves the change time) and inode. Undefined if it cannot be stat'ed.
- */
-export function fileStamp(path: string): string | undefined {
-  try {
-    const { size, mtimeNs, ctimeNs, ino } = lstatSync(path, { bigint: true });
-    return `${size}:${mtimeNs}:${ctimeNs}:${ino}`;
-  } catch {
-    return undefined; // reading it reports the problem
-  }
-}
-
 
 /**
  * Everything besides the file that shapes what reading a topic gives, as a digest: every

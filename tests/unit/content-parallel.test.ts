@@ -3,7 +3,7 @@
  * earlier build reused while their Markdown is unchanged; the same content and problems as loadContent.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
@@ -11,6 +11,8 @@ import { loadContent, loadContentInParallel, postOf, withoutPostText } from '../
 import { withoutPostCopies } from '../../src/content/reading-thread.ts';
 import { formatProblem } from '../../src/content/problems.ts';
 import { writeCorpus } from '../../scripts/bench/corpus.ts';
+import { stampListing } from '../../src/build/output-check.ts';
+import { fileStamp } from '../../src/content/file-stamp.ts';
 
 // Enough topics for worker threads to be used (loadContentInParallel's PARALLEL_FROM is 1,500).
 const dir = mkdtempSync(join(tmpdir(), 'tagsite-parallel-'));
@@ -124,6 +126,30 @@ describe('loadContentInParallel', () => {
     } finally {
       writeFileSync(editedFile, editedText);
       writeFileSync(movedFile, movedText);
+    }
+  });
+
+  it("takes files' stamps from the content's listing where it noted them, taken before the read: a file written after it is read by the next build", async () => {
+    const first = await loadContentInParallel(options);
+    const listedKept = first.content.topics[7]!;
+    const memory = new Map(first.memory);
+    const remembered = memory.get(listedKept.file)!;
+    memory.set(listedKept.file, { ...remembered, read: { ...remembered.read!, topic: { ...remembered.read!.topic, title: 'From memory' } } });
+    const { stamps } = stampListing(dir);
+    const keptFile = join(dir, listedKept.file);
+    expect(stamps.get(keptFile)).toBe(fileStamp(keptFile));
+    expect(stamps.size).toBe(readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length);
+    const keptText = readFileSync(keptFile, 'utf8');
+    // Written after the listing: this build goes by the listing (and its stamp says the file as listed).
+    writeFileSync(keptFile, keptText);
+    try {
+      const second = await loadContentInParallel(options, memory, stamps);
+      expect(second.content.topics.find((topic) => topic.slug === listedKept.slug)!.title).toBe('From memory');
+      // Without the listing's stamps the file is looked up now, and read again.
+      const third = await loadContentInParallel(options, memory);
+      expect(third.content.topics.find((topic) => topic.slug === listedKept.slug)!.title).toBe(listedKept.title);
+    } finally {
+      writeFileSync(keptFile, keptText);
     }
   });
 
