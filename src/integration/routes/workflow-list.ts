@@ -6,19 +6,25 @@
  */
 import type { APIRoute } from 'astro';
 import { base } from 'astro:config/client';
-import { siteData } from '../../build/site-records.ts';
-import { renderWorkflowLists } from '../../outputs/workflow-list.ts';
+import { fromSiteRecords, siteData } from '../../build/site-records.ts';
+import { renderWorkflowLists, type RenderedLists } from '../../outputs/workflow-list.ts';
 import type { KeyStyle } from '../../model/workflow-list.ts';
 import { siteRootUrl } from '../../model/urls.ts';
 import { ContentProblemsError } from '../../content/problems.ts';
 
 export const prerender = true;
 
+/** Both lists, made and checked once a build for all their addresses (four in the default config): by the site's address. */
+const renderedLists = fromSiteRecords(() => new Map<string | undefined, RenderedLists>());
+
 /** The endpoint of one key style. */
 export function listEndpoint(style: KeyStyle): APIRoute {
   return async ({ site }) => {
     const { topics, members, contentTypes } = await siteData();
-    const lists = renderWorkflowLists(topics, { siteRoot: siteRootUrl(site, base), members, contentTypes });
+    const siteRoot = siteRootUrl(site, base);
+    const made = await renderedLists();
+    let lists = made.get(siteRoot);
+    if (!lists) made.set(siteRoot, (lists = renderWorkflowLists(topics, { siteRoot, members, contentTypes })));
     if (lists.problems.length > 0) throw new ContentProblemsError(lists.problems);
     return new Response(lists[style], { headers: { 'content-type': 'application/json; charset=utf-8' } });
   };
