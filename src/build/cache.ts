@@ -59,15 +59,17 @@ export function rememberedFiles(cacheDir: string, code: string): RememberedFile[
  * `listing`, when given, is the output as just checked file by file: it is looked up instead.
  */
 export function unchangedFiles(outDir: string, files: readonly RememberedFile[], listing?: FolderListing): Map<string, string> {
-  const listed = listing && new Map(listing.files.map((entry) => [sitePath(entry[0]), entry]));
-  const same = (file: string, size: number, mtimeMs: number) => {
-    if (!listed) return sameFile(join(outDir, file), size, mtimeMs);
+  const unchanged = listing ? listedAsRemembered(files, listing) : files.filter(([file, , size, mtimeMs]) => sameFile(join(outDir, file), size, mtimeMs));
+  return new Map(unchanged.map(([file, key]) => [file, key]));
+}
+
+/** The remembered files that `listing` (an output as checked file by file) has with the same size and modification time. */
+export function listedAsRemembered(files: readonly RememberedFile[], listing: FolderListing): RememberedFile[] {
+  const listed = new Map(listing.files.map((entry) => [sitePath(entry[0]), entry]));
+  return files.filter(([file, , size, mtimeMs]) => {
     const entry = listed.get(file);
     return entry !== undefined && entry[1] === size && entry[2] === mtimeMs;
-  };
-  const reusable = new Map<string, string>();
-  for (const [file, key, size, mtimeMs] of files) if (same(file, size, mtimeMs)) reusable.set(file, key);
-  return reusable;
+  });
 }
 
 /** Forgets the previous output's keys (before it is replaced, so a crash can never pair old keys with new files). */

@@ -69,8 +69,12 @@ export interface FeedSettings {
 /** The previous output (`from`) and its feeds and index files as its build left them (./cache.ts). */
 export interface PreviousFiles {
   from: string;
+  /** In place, only those the output's check found as their build left them. */
   files: readonly RememberedFile[];
-  /** The output is updated in place (./in-place.ts): a file kept stays there, and is not linked into the new site. */
+  /**
+   * The output is updated in place (./in-place.ts): a file kept stays there, and is not linked into
+   * the new site. The output was checked file by file under its lock, so a file is not looked at again.
+   */
   inPlace: boolean;
 }
 
@@ -173,8 +177,9 @@ function work(data: WorkData, words: WordMemory | undefined, feedsWritten: () =>
   // A file is taken from the previous output when its key is the same and it is still as that build left it.
   const keep: KeepFile = (file, key) => {
     const earlier = previous.get(file);
-    if (earlier?.key !== key || !sameFile(join(from, file), earlier.size, earlier.mtimeMs)) return false;
+    if (earlier?.key !== key) return false;
     if (inPlace) return true;
+    if (!sameFile(join(from, file), earlier.size, earlier.mtimeMs)) return false;
     try {
       folder.carry(file, from);
       return true;

@@ -24,7 +24,7 @@ import { siteRootUrl } from '../model/urls.ts';
 import { siteProblems } from '../integration/options.ts';
 import { hostLimitWarnings, measureSite, redirectRulesWarning, sizeLine } from './host-limits.ts';
 import { folderListing, withFolder } from './folder-files.ts';
-import { carryOver, codeDigest, forgetPages, noteSource, pruneCaches, rememberedFiles, rememberPages, unchangedFiles, type RememberedFile } from './cache.ts';
+import { carryOver, codeDigest, forgetPages, listedAsRemembered, noteSource, pruneCaches, rememberedFiles, rememberPages, unchangedFiles, type RememberedFile } from './cache.ts';
 import { rememberedPosts, rememberPosts } from './post-memory.ts';
 import { INDEX_FOLDER, indexAndFeedsThread } from './index-and-feeds.ts';
 import { wordMemoryFile } from './word-memory.ts';
@@ -176,7 +176,9 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
   // The topics whose words the thread remembers go without their text (it has read its memory meanwhile).
   const rememberedWords = await indexThread.remembered;
   const threadStarted = performance.now();
-  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace }, loaded.keys, rememberedWords);
+  const threadFiles = remembered.filter(madeByThread);
+  const previousFiles = { from: outDir, files: previous ? listedAsRemembered(threadFiles, previous) : threadFiles, inPlace };
+  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, previousFiles, loaded.keys, rememberedWords);
   store.indexAndFeeds = thread.done;
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
   // The thread has its own copy of the posts' text, and pages show their HTML only. The renderings

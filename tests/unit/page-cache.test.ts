@@ -3,11 +3,11 @@ import { afterAll, expect, it } from 'vitest';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { noteSource, pruneCaches, rememberPages, rememberedFiles, unchangedFiles } from '../../src/build/cache.ts';
+import { listedAsRemembered, noteSource, pruneCaches, rememberPages, rememberedFiles, unchangedFiles, type RememberedFile } from '../../src/build/cache.ts';
 import { rememberedPosts, rememberPosts } from '../../src/build/post-memory.ts';
 import type { RememberedPost, RenderMemory } from '../../src/content/read-topics.ts';
 import type { Topic } from '../../src/content/topics.ts';
-import { folderFiles } from '../../src/build/folder-files.ts';
+import { folderFiles, folderListing } from '../../src/build/folder-files.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tagsite-caches-'));
 
@@ -41,10 +41,16 @@ it('reuses a page of the previous output only while its file is as that build le
   rememberPages(cache, 'code-1', keys, folderFiles(out));
   expect(unchangedFiles(out, rememberedFiles(cache, 'code-1'))).toEqual(keys);
   expect(unchangedFiles(out, rememberedFiles(cache, 'code-2')), 'other code').toEqual(new Map());
+  const listedBefore = folderListing(out);
   appendFileSync(join(out, 'topics/a/index.html'), '<p>Edited by hand</p>');
   rmSync(join(out, 'tags/x/rss.xml'));
   writeFileSync(join(out, 'topics/b/index.html'), '<p>topics/b/index.html</p>'); // the same bytes, written again later
   expect([...unchangedFiles(out, rememberedFiles(cache, 'code-1')).keys()]).toEqual(['index.html']);
+  // The output as a check listed it, file by file: looked up instead of each file (the listing taken before the edits has them all).
+  const names = (files: RememberedFile[]) => files.map(([file]) => file).sort();
+  expect(names(listedAsRemembered(rememberedFiles(cache, 'code-1'), folderListing(out)))).toEqual(['index.html']);
+  expect(names(listedAsRemembered(rememberedFiles(cache, 'code-1'), listedBefore))).toEqual([...keys.keys()].sort());
+  expect(unchangedFiles(out, rememberedFiles(cache, 'code-1'), listedBefore)).toEqual(keys);
   writeFileSync(join(cache, 'pages.json'), JSON.stringify({ code: 'code-1', pages: [['index.html', 'k0']] }));
   expect(unchangedFiles(out, rememberedFiles(cache, 'code-1')), 'a manifest of the older form').toEqual(new Map());
 });
