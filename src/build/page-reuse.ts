@@ -61,11 +61,17 @@ export async function pagesToRender<P extends StaticPath>(pattern: string, paths
     for (const [name, inner] of Object.entries(value)) copy[name] = keyed(inner);
     return copy;
   };
+  // Props that are one topic (a topic's page) are keyed by the topic's own digest, not digested again.
+  const propsKey = (props: object): string => {
+    const names = Object.keys(props);
+    const alone = names.length === 1 ? topics.get((props as Record<string, Topic>)[names[0]!]!) : undefined;
+    return alone !== undefined ? `${names[0]}:${alone}` : sha1(JSON.stringify(keyed(props)));
+  };
   const fileOf = pageFiles(pattern);
   const render: P[] = [];
   for (const path of await paths) {
     const file = fileOf(path.params);
-    const key = `${site}.${sha1(JSON.stringify(keyed(path.props)))}`;
+    const key = `${site}.${propsKey(path.props)}`;
     reuse.next.set(file, key);
     if (reuse.previous.get(file) === key) reuse.reused.add(file);
     else render.push(path);
