@@ -26,6 +26,7 @@ import { hostLimitWarnings, measureSite, redirectRulesWarning, sizeLine } from '
 import { folderListing, withFolder } from './folder-files.ts';
 import { carryOver, codeDigest, forgetPages, listedAsRemembered, noteSource, pruneCaches, rememberedFiles, rememberPages, unchangedFiles, type RememberedFile } from './cache.ts';
 import { rememberedPosts, rememberPosts } from './post-memory.ts';
+import { dataMemory } from './data-memory.ts';
 import { INDEX_FOLDER, indexAndFeedsThread } from './index-and-feeds.ts';
 import { wordMemoryFile } from './word-memory.ts';
 import { buildStore, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
@@ -154,7 +155,8 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
 
   // 1–2. Load and validate: every problem of options and content, before anything is written.
   const source: ContentSource = { root, contentDir, excerptLength: settings.excerptLength };
-  const loaded = await loadContentInParallel({ ...source, limits: settings.limits }, rememberedPosts(cacheDir, code), stamps);
+  const data = dataMemory(cacheDir, code, root, settings.limits);
+  const loaded = await loadContentInParallel({ ...source, limits: settings.limits, dataMemory: data }, rememberedPosts(cacheDir, code), stamps);
   const previous = await checkedOutput;
   const siteRoot = siteRootUrl(settings.site, settings.base);
   const problems = [...settings.problems, ...siteProblems(settings.site, loaded.content.topics.some((topic) => topic.workflow)), ...loaded.problems];
@@ -185,6 +187,7 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
   // are remembered now (they describe the content as read, whatever becomes of the output), and this
   // thread lets the text go: some 100 MB at 100,000 topics, held until the end otherwise.
   rememberPosts(cacheDir, code, loaded.memory);
+  data.save();
   const { content, keys } = withoutPostText(loaded.content, loaded.keys);
   const marks: BuildMarks = { prepared: 0, threadStarted };
   void store.indexAndFeeds.then((made) => (marks.threadSeconds = made.seconds), () => undefined);

@@ -49,6 +49,19 @@ export interface LoadOptions {
   excerptLength: number;
   /** The site's limits (default: DEFAULT_LIMITS). */
   limits?: Limits;
+  /** What an earlier build's reading of the data files gave (a build's only: ../build/data-memory.ts). */
+  dataMemory?: DataMemory;
+}
+
+/**
+ * The readings of data files (content-types.json, members.json, links.json, tags.json) that a
+ * build remembers for the next with the same code, root and limits, by file name and the file's
+ * stamp (./file-stamp.ts). Only a reading without problems is remembered.
+ */
+export interface DataMemory {
+  /** What reading the file `name` gave when it had this stamp; undefined if not remembered. */
+  get(name: string, stamp: string): unknown;
+  set(name: string, stamp: string, reading: unknown): void;
 }
 
 function readJson(options: LoadOptions, name: string, required: boolean, problems: Problem[]): JsonFile | undefined {
@@ -88,34 +101,45 @@ export function withoutPostText(content: SiteContent, keys: TopicKeys): { conten
   return { content: { ...content, topics }, keys: textless };
 }
 
+/**
+ * A data file read and checked by `read`, or its reading as `options.dataMemory` remembers it
+ * while the file's stamp (from `stamps`, or looked up now) is the same. Undefined when the file is
+ * missing, or cannot be read as JSON (a problem then, unless it is optional and missing).
+ */
+function readData<R extends { problems: Problem[] }>(options: LoadOptions, name: string, required: boolean, problems: Problem[], read: (json: JsonFile, file: string) => R, stamps?: ReadonlyMap<string, string>): R | undefined {
+  const path = join(options.contentDir, name);
+  const memory = options.dataMemory;
+  const stamp = memory && (stamps?.get(path) ?? fileStamp(path));
+  const remembered = stamp === undefined ? undefined : (memory!.get(name, stamp) as R | undefined);
+  if (remembered) return remembered;
+  const json = readJson(options, name, required, problems);
+  const reading = json && read(json, toPosix(relative(options.root, path)));
+  if (reading && reading.problems.length === 0 && stamp !== undefined) memory!.set(name, stamp, reading);
+  return reading;
+}
+
 /** The data files, read and checked, and the list of topic files: everything but the topics themselves. */
-function prepare(options: LoadOptions) {
+function prepare(options: LoadOptions, stamps?: ReadonlyMap<string, string>) {
   const problems: Problem[] = [];
   const folder = contentFolderProblem(options.root, options.contentDir);
   if (folder) {
     const contentTypes: ContentTypeIndex = { list: [], byId: new Map(), subtree: new Map() };
     return { problems: [folder], contentTypes, members: [], memberAliases: [], links: [], tags: noTagDefinitions(), context: { contentTypes, excerptLength: options.excerptLength }, files: [], sections: [] };
   }
-  const fileOf = (name: string) => toPosix(relative(options.root, join(options.contentDir, name)));
-  const typesJson = readJson(options, 'content-types.json', true, problems);
-  const { index: contentTypes, problems: typeProblems }: { index: ContentTypeIndex; problems: Problem[] } = typesJson
-    ? readContentTypes(typesJson, fileOf('content-types.json'))
-    : { index: { list: [], byId: new Map(), subtree: new Map() }, problems: [] };
+  const types = readData(options, 'content-types.json', true, problems, readContentTypes, stamps);
+  const { index: contentTypes, problems: typeProblems }: { index: ContentTypeIndex; problems: Problem[] } = types ?? { index: { list: [], byId: new Map(), subtree: new Map() }, problems: [] };
   problems.push(...typeProblems);
 
-  const membersJson = readJson(options, 'members.json', false, problems);
-  const members = membersJson ? readMembers(membersJson, fileOf('members.json')) : { members: [], problems: [], aliases: [] };
+  const members = readData(options, 'members.json', false, problems, readMembers, stamps) ?? { members: [], problems: [], aliases: [] };
   problems.push(...members.problems);
 
-  const linksJson = readJson(options, 'links.json', false, problems);
-  const links = linksJson ? readLinks(linksJson, fileOf('links.json')) : { links: [], problems: [] };
+  const links = readData(options, 'links.json', false, problems, readLinks, stamps) ?? { links: [], problems: [] };
   problems.push(...links.problems);
 
-  const tagsJson = readJson(options, 'tags.json', false, problems);
-  const tags = tagsJson ? readTags(tagsJson, fileOf('tags.json')) : { tags: noTagDefinitions(), problems: [] };
+  const tags = readData(options, 'tags.json', false, problems, readTags, stamps) ?? { tags: noTagDefinitions(), problems: [] };
   problems.push(...tags.problems);
 
-  const context: TopicContext = { contentTypes, contentTypesUnreadable: !typesJson, excerptLength: options.excerptLength, limits: options.limits ?? DEFAULT_LIMITS };
+  const context: TopicContext = { contentTypes, contentTypesUnreadable: !types, excerptLength: options.excerptLength, limits: options.limits ?? DEFAULT_LIMITS };
   return { problems, contentTypes, members: members.members, memberAliases: members.aliases, links: links.links, tags: tags.tags, context, files: topicFiles(options.root, options.contentDir, problems), sections: publicNames(options.root) };
 }
 
@@ -191,7 +215,7 @@ const PARALLEL_FROM = 1500;
  * path) where they were taken before; the others are looked up now.
  */
 export async function loadContentInParallel(options: LoadOptions, memory?: RenderMemory, stamps?: ReadonlyMap<string, string>): Promise<{ content: SiteContent; problems: Problem[]; memory: RenderMemory; keys: TopicKeys }> {
-  const prepared = prepare(options);
+  const prepared = prepare(options, stamps);
   const { context } = prepared;
   // Unchanged files are taken from `memory` in this thread: a thread would cost its start and a copy
   // of what it is sent and gives back, some two seconds at 10,000 topics for nothing read.
