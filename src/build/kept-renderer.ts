@@ -140,9 +140,9 @@ export function keptRenderer(folder: string, inputs: string): KeptRenderer | und
  * (./pipeline.ts), with the pages rendered by the kept code. Undefined, before anything is read
  * or written, when the previous output's browser files are not as its build left them, or the
  * kept code does not load: then a full build makes them. The content is read once `listed` (the
- * content's listing for the stamp) has been taken, with the topic files' stamps it noted. It holds the output's lock throughout;
- * when `lastOutput` (checked under that lock) gives the output as the last build left it, the
- * output is updated in place (./in-place.ts).
+ * content's listing for the stamp) has been taken, with the files' stamps it noted. It holds the
+ * output's lock throughout; when `lastOutput` (checked under that lock) gives the output as the
+ * last build left it, the output is updated in place (./in-place.ts).
  */
 export async function rebuildContent(
   folder: string,

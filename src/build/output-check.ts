@@ -40,7 +40,7 @@ export function unchangedFolderInThread(text: string): Promise<boolean> {
 
 /**
  * A folder's files and folders, with each folder's modification time, as a stamp notes them; and
- * each file's stamp by its full path, which the topic memory checks (../content/file-stamp.ts).
+ * each file's stamp by its full path, which the build's memories check (../content/file-stamp.ts).
  */
 export interface StampListing {
   files: FolderFiles;

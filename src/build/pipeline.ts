@@ -135,7 +135,7 @@ function outputLockFile(root: string, outDir: string): string {
  * every problem at once. The caller holds the output's lock (withOutputLock, holdOutputLock) until
  * finishBuild is done. With `checkedOutput` giving the output as the last build left it (checked
  * under that lock while the content is read, and waited for after), the output is updated in place.
- * `stamps` are the topic files' stamps as the content's listing took them (by full path).
+ * `stamps` are the content files' stamps as the content's listing took them (by full path).
  */
 export async function prepareBuild(settings: BuildSettings, checkedOutput?: Promise<FolderListing | undefined>, stamps?: ReadonlyMap<string, string>): Promise<Build> {
   const started = performance.now();

@@ -77,7 +77,8 @@ function bodiesOf(chunk: StoredChunk): Array<[html: string, text: string]> {
   if (chunk.read) return chunk.read;
   let bodies: unknown;
   try {
-    // The build holds the output's lock: no other build deletes a chunk file before this one ends.
+    // Builds of one output take turns, and this one deletes a chunk file only once it has written
+    // anew the chunks it read from it (rememberPosts): the file is there until then.
     const fd = openSync(chunk.path, 'r');
     try {
       bodies = deserialize(readPart(fd, chunk.bodies.start, chunk.bodies.length));

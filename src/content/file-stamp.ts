@@ -1,7 +1,8 @@
 /**
- * A topic file's stamp, as the topic memory notes it (./read-topics.ts): a file with the same
- * stamp is not read again. The build's listing of the content takes it from the same `lstat` that
- * lists the file (../build/folder-files.ts), so a rebuild does not look each file up twice.
+ * A content file's stamp, as the topic memory (./read-topics.ts) and the data files' memory
+ * (../build/data-memory.ts) note it: a file with the same stamp is not read again. The build's
+ * listing of the content takes it from the same `lstat` that lists the file
+ * (../build/folder-files.ts), so a rebuild does not look each file up twice.
  */
 import { lstatSync, type BigIntStats } from 'node:fs';
 
