@@ -56,14 +56,18 @@ export function rememberedFiles(cacheDir: string, code: string): RememberedFile[
 /**
  * The keys of the remembered files that may be reused: those still as their build left them in
  * `outDir` (same size and modification time: a page edited by hand is rendered again, not carried over).
- * `listing`, when given, is the output as just checked file by file: it is looked up instead.
  */
-export function unchangedFiles(outDir: string, files: readonly RememberedFile[], listing?: FolderListing): Map<string, string> {
-  const unchanged = listing ? listedAsRemembered(files, listing) : files.filter(([file, , size, mtimeMs]) => sameFile(join(outDir, file), size, mtimeMs));
-  return new Map(unchanged.map(([file, key]) => [file, key]));
+export function unchangedFiles(outDir: string, files: readonly RememberedFile[]): Map<string, string> {
+  return keysOf(files.filter(([file, , size, mtimeMs]) => sameFile(join(outDir, file), size, mtimeMs)));
 }
 
-/** The remembered files that `listing` (an output as checked file by file) has with the same size and modification time. */
+/** Remembered files' keys by file. */
+export const keysOf = (files: readonly RememberedFile[]): Map<string, string> => new Map(files.map(([file, key]) => [file, key]));
+
+/**
+ * The remembered files that `listing` (an output as checked file by file) has with the same size
+ * and modification time: unchangedFiles's answer, looked up in the listing instead of the folder.
+ */
 export function listedAsRemembered(files: readonly RememberedFile[], listing: FolderListing): RememberedFile[] {
   const listed = new Map(listing.files.map((entry) => [sitePath(entry[0]), entry]));
   return files.filter(([file, , size, mtimeMs]) => {

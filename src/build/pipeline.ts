@@ -24,7 +24,7 @@ import { siteRootUrl } from '../model/urls.ts';
 import { siteProblems } from '../integration/options.ts';
 import { hostLimitWarnings, measureSite, redirectRulesWarning, sizeLine } from './host-limits.ts';
 import { folderListing, withFolder } from './folder-files.ts';
-import { carryOver, codeDigest, forgetPages, listedAsRemembered, noteSource, pruneCaches, rememberedFiles, rememberPages, unchangedFiles, type RememberedFile } from './cache.ts';
+import { carryOver, codeDigest, forgetPages, keysOf, listedAsRemembered, noteSource, pruneCaches, rememberedFiles, rememberPages, unchangedFiles, type RememberedFile } from './cache.ts';
 import { rememberedPosts, rememberPosts } from './post-memory.ts';
 import { dataMemory } from './data-memory.ts';
 import { INDEX_FOLDER, indexAndFeedsThread } from './index-and-feeds.ts';
@@ -172,15 +172,15 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
   const store = buildStore();
   const fresh = join(workFolder(root), 'site');
   rmSync(workFolder(root), { recursive: true, force: true });
-  const remembered = rememberedFiles(cacheDir, code);
+  // In place, the output's check has just listed every file: the remembered files it found as their
+  // build left them are reused by their keys, without looking at each again.
+  const remembered = previous ? listedAsRemembered(rememberedFiles(cacheDir, code), previous) : rememberedFiles(cacheDir, code);
   const madeByThread = ([file]: RememberedFile) => file.endsWith('/rss.xml') || file.startsWith(`${INDEX_FOLDER}/`);
   const inPlace = previous !== undefined;
   // The topics whose words the thread remembers go without their text (it has read its memory meanwhile).
   const rememberedWords = await indexThread.remembered;
   const threadStarted = performance.now();
-  const threadFiles = remembered.filter(madeByThread);
-  const previousFiles = { from: outDir, files: previous ? listedAsRemembered(threadFiles, previous) : threadFiles, inPlace };
-  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, previousFiles, loaded.keys, rememberedWords);
+  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace }, loaded.keys, rememberedWords);
   store.indexAndFeeds = thread.done;
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
   // The thread has its own copy of the posts' text, and pages show their HTML only. The renderings
@@ -193,7 +193,8 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
   void store.indexAndFeeds.then((made) => (marks.threadSeconds = made.seconds), () => undefined);
 
   // 4. The records, for the pages Astro renders, and the previous output's pages that may be reused.
-  const reuse: PageReuse = { previous: unchangedFiles(outDir, remembered.filter((file) => !madeByThread(file)), previous), next: new Map(), reused: new Set(), carried: new Set(), inPlace, topicKeys: keys };
+  const pages = remembered.filter((file) => !madeByThread(file));
+  const reuse: PageReuse = { previous: previous ? keysOf(pages) : unchangedFiles(outDir, pages), next: new Map(), reused: new Set(), carried: new Set(), inPlace, topicKeys: keys };
   Object.assign(store, { source, content: { ...content, from: source }, reuse, outcome: undefined });
   progress.phase('rendering pages; the search index and feeds in a second thread');
   progress.countPages();
