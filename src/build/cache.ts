@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { writer } from './write-files.ts';
 import { sameFile, sitePath, type FolderFiles, type FolderListing } from './folder-files.ts';
+import type { RouteFiles } from './store.ts';
 
 const CODE = ['src', 'public', 'schemas', 'package-lock.json'];
 
@@ -18,6 +19,14 @@ interface Manifest {
   code: string;
   /** Each page, feed or index file. */
   pages: RememberedFile[];
+  /** The routes whose pages are made from the listings only, by pattern (./page-reuse.ts). */
+  routes?: Record<string, RouteFiles>;
+}
+
+/** What the previous build left: its files with their keys, and its routes made from the listings. */
+export interface RememberedOutput {
+  files: RememberedFile[];
+  routes: Map<string, RouteFiles>;
 }
 
 /**
@@ -42,16 +51,21 @@ export function codeDigest(root: string, settings: string): string {
 
 const manifestFile = (cacheDir: string) => join(cacheDir, 'pages.json');
 
-/** The files of the previous output with their keys, when the same code built it; none otherwise. */
-export function rememberedFiles(cacheDir: string, code: string): RememberedFile[] {
-  if (!existsSync(manifestFile(cacheDir))) return [];
+/** The files of the previous output with their keys, and its routes, when the same code built it; none otherwise. */
+export function rememberedOutput(cacheDir: string, code: string): RememberedOutput {
+  const none = { files: [], routes: new Map() };
+  if (!existsSync(manifestFile(cacheDir))) return none;
   try {
     const manifest = JSON.parse(readFileSync(manifestFile(cacheDir), 'utf8')) as Manifest;
-    return manifest.code === code && manifest.pages.every((entry) => entry.length === 4) ? manifest.pages : [];
+    if (manifest.code !== code || !manifest.pages.every((entry) => entry.length === 4)) return none;
+    return { files: manifest.pages, routes: new Map(Object.entries(manifest.routes ?? {})) };
   } catch {
-    return []; // an unreadable manifest: make everything
+    return none; // an unreadable manifest: make everything
   }
 }
+
+/** The files of the previous output with their keys, when the same code built it; none otherwise. */
+export const rememberedFiles = (cacheDir: string, code: string): RememberedFile[] => rememberedOutput(cacheDir, code).files;
 
 /**
  * The keys of the remembered files that may be reused: those still as their build left them in
@@ -81,10 +95,17 @@ export function forgetPages(cacheDir: string): void {
   rmSync(manifestFile(cacheDir), { force: true });
 }
 
-/** Remembers this output's keys, with each file's size and modification time as `files` (the output's listing) has them. */
-export function rememberPages(cacheDir: string, code: string, pages: Map<string, string>, files: FolderFiles): void {
+/**
+ * Remembers this output's keys, with each file's size and modification time as `files` (the
+ * output's listing) has them, and its `routes` made from the listings.
+ */
+export function rememberPages(cacheDir: string, code: string, pages: Map<string, string>, files: FolderFiles, routes: ReadonlyMap<string, RouteFiles> = new Map()): void {
   const stamps = new Map(files.map(([path, size, mtimeMs]) => [sitePath(path), [size, mtimeMs] as const]));
-  const manifest: Manifest = { code, pages: [...pages].flatMap(([file, key]): Manifest['pages'] => (stamps.has(file) ? [[file, key, ...stamps.get(file)!]] : [])) };
+  const manifest: Manifest = {
+    code,
+    pages: [...pages].flatMap(([file, key]): Manifest['pages'] => (stamps.has(file) ? [[file, key, ...stamps.get(file)!]] : [])),
+    routes: Object.fromEntries(routes),
+  };
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(manifestFile(cacheDir), JSON.stringify(manifest));
 }

@@ -21,6 +21,7 @@ import { writer } from './write-files.ts';
 import { THREAD_LIMITS } from './threads.ts';
 import { sameFile } from './folder-files.ts';
 import type { RememberedFile } from './cache.ts';
+import type { RouteFiles } from './store.ts';
 import { postOf, type SiteContent, type TopicKeys } from '../content/load.ts';
 import type { Topic } from '../content/topics.ts';
 
@@ -51,6 +52,8 @@ export interface IndexAndFeeds {
   intersections: string;
   /** The text of the index's words.json, which the search page holds too (./search-page.ts). */
   words?: string;
+  /** The feeds' files and what they were made from, with the intersections line as `report`, for the next build to keep them all by. */
+  feeds?: RouteFiles;
   /**
    * The thread's time from the content's arrival to its last file, by its own clock: the main
    * thread hears of the end only when it next looks at its messages, seconds later while it renders pages.
@@ -76,7 +79,12 @@ export interface PreviousFiles {
    * the new site. The output was checked file by file under its lock, so a file is not looked at again.
    */
   inPlace: boolean;
+  /** The feeds' files the previous build made, and what from (IndexAndFeeds.feeds). */
+  feeds?: RouteFiles;
 }
+
+/** The feeds' entry among a build's remembered routes (PageReuse.routes). */
+export const FEED_FILES = '(feeds)';
 
 /** The folder of the site the search index is written into. */
 export const INDEX_FOLDER = 'search-index';
@@ -101,7 +109,7 @@ export interface IndexAndFeedsThread {
    * INDEX_FOLDER and tags/); the topics are sent without their HTML, which neither uses, and
    * without the text of those `remembered` holds.
    */
-  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles, keys?: TopicKeys, remembered?: ReadonlySet<string>): IndexAndFeedsRun;
+  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles, keys?: TopicKeys, remembered?: ReadonlySet<string>, listings?: string): IndexAndFeedsRun;
 }
 
 /** What the thread says: which records it remembers the words of, that the feeds are written, then what it made. */
@@ -130,7 +138,7 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
   });
   return {
     remembered,
-    run(content, outDir, feedSettings, previous, keys, known = new Set()) {
+    run(content, outDir, feedSettings, previous, keys, known = new Set(), listings) {
       // The records' keys, by position: a Map keyed by records does not cross to the thread.
       const recordKeys = keys ? content.topics.map((topic) => keys.get(topic) ?? '') : [];
       // The text of a topic the build kept out of its record (SiteContent.keptPosts) is put back where the thread needs it.
@@ -147,7 +155,7 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
           void worker.terminate();
         });
         worker.once('error', reject);
-        worker.postMessage({ topics, recordKeys, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds: feedSettings, previous, outDir } satisfies WorkData);
+        worker.postMessage({ topics, recordKeys, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds: feedSettings, previous, outDir, ...(listings ? { listings } : {}) } satisfies WorkData);
       });
       // A thread that fails before the feeds are written fails the build through `done`: this only stops waiting.
       return { feedsWritten: Promise.race([feeds, done.then(() => undefined, () => undefined)]), done };
@@ -155,8 +163,11 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
   };
 }
 
-/** `recordKeys`: each topic's record key, by position ('' where the reading gave none). */
-type WorkData = IndexedContent & { recordKeys: string[]; feeds: FeedSettings; previous: PreviousFiles; outDir: string };
+/**
+ * `recordKeys`: each topic's record key, by position ('' where the reading gave none); `listings`:
+ * the digest of the topics without their posts (src/content/load.ts), when the reading gave one.
+ */
+type WorkData = IndexedContent & { recordKeys: string[]; feeds: FeedSettings; previous: PreviousFiles; outDir: string; listings?: string };
 
 /** The word memory: where it is kept, and the table read from it when the thread started. */
 interface WordMemory {
@@ -164,24 +175,42 @@ interface WordMemory {
   table?: RememberedTable;
 }
 
-/** Writes the feeds that changed, each as it is made; what is kept of them is their list, not their XML. */
-function writeFeeds(data: IndexedContent & { feeds: FeedSettings }, write: (path: string, text: string) => void, keep: KeepFile, digestOf: (topic: Topic) => string): IndexAndFeeds {
+/**
+ * Writes the feeds that changed, each as it is made; what is kept of them is their list, not their
+ * XML. Feeds show the topics without their posts: when those and the feeds' settings are as the
+ * previous build had them (`data.listings`), and all its feeds are still as it left them, they are
+ * all kept by their previous keys without being keyed again.
+ */
+function writeFeeds(data: WorkData, write: (path: string, text: string) => void, keep: KeepFile, digestOf: (topic: Topic) => string, previousKey: (file: string) => string | undefined): IndexAndFeeds {
+  const inputs = data.listings && sha1(JSON.stringify([data.listings, data.feeds, [...(data.canonicalOf ?? [])]]));
+  const earlier = data.previous.feeds;
+  if (inputs && earlier?.inputs === inputs && earlier.report !== undefined && earlier.files.every((file) => previousKey(file) !== undefined)) {
+    const kept = earlier.files.map((file) => ({ file, key: previousKey(file)!, written: false }));
+    if (kept.every(({ file, key }) => keep(file, key))) return { files: kept, intersections: earlier.report, feeds: earlier };
+  }
   const { feeds: files, intersections } = tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf, write }, keep, digestOf);
-  return { files: files.map(({ file, key, written }) => ({ file, key, written: written ?? false })), intersections };
+  return {
+    files: files.map(({ file, key, written }) => ({ file, key, written: written ?? false })),
+    intersections,
+    ...(inputs ? { feeds: { inputs, files: files.map(({ file }) => file), report: intersections } } : {}),
+  };
 }
 
 function work(data: WorkData, words: WordMemory | undefined, feedsWritten: () => void): IndexAndFeeds {
   const folder = writer(data.outDir);
   const { from, files, inPlace } = data.previous;
   const previous = new Map(files.map(([file, key, size, mtimeMs]) => [file, { key, size, mtimeMs }]));
-  // A file is taken from the previous output when its key is the same and it is still as that build left it.
+  // A file is taken from the previous output when its key is the same and it is still as that build
+  // left it; once in the new site, it is not put there again.
+  const carried = new Set<string>();
   const keep: KeepFile = (file, key) => {
     const earlier = previous.get(file);
     if (earlier?.key !== key) return false;
-    if (inPlace) return true;
+    if (inPlace || carried.has(file)) return true;
     if (!sameFile(join(from, file), earlier.size, earlier.mtimeMs)) return false;
     try {
       folder.carry(file, from);
+      carried.add(file);
       return true;
     } catch {
       return false; // gone since the build looked: made again
@@ -191,7 +220,7 @@ function work(data: WorkData, words: WordMemory | undefined, feedsWritten: () =>
   // digest: its record's key where the build's reading made one (most topics, digested no more).
   const recordKeys = new Map(data.recordKeys.flatMap((key, i) => (key ? [[data.topics[i]!, key] as const] : [])));
   const digestOf = topicDigests(recordKeys);
-  const made = writeFeeds(data, folder.write, keep, digestOf);
+  const made = writeFeeds(data, folder.write, keep, digestOf, (file) => previous.get(file)?.key);
   feedsWritten();
   // Each file is written as it is made and let go: a big site's index is never held whole. A
   // per-tag file comes with its key, and one the previous output has is not made at all.

@@ -29,10 +29,14 @@ function pageFiles(pattern: string): (params: Record<string, string>) => string 
 
 const digests = fromSiteRecords((data: SiteData) => {
   // The build's reading of the content has digested the records it read (or kept them with theirs).
-  const known = buildStore().reuse?.topicKeys;
+  const { topicKeys: known, listings } = buildStore().reuse ?? {};
+  const site = sha1(JSON.stringify([options, [...data.contentTypes.values()], [...data.memberNames], data.links]));
+  const { canonicalOf, descriptions, aliases } = data.tags;
   return {
-    site: sha1(JSON.stringify([options, [...data.contentTypes.values()], [...data.memberNames], data.links])),
+    site,
     topics: new Map<Topic, string>(data.topics.map((topic) => [topic, known?.get(topic) ?? topicRecordKey(topic)])),
+    // Everything the listing pages are made of: the site's, the topics without their posts, the data files.
+    listings: listings && sha1(JSON.stringify([site, listings, data.members, [...canonicalOf], [...descriptions], aliases, data.oldAddresses])),
   };
 });
 
@@ -45,8 +49,9 @@ interface StaticPath {
  * The paths of a route that must be rendered in this build: all of them, less the pages whose
  * key is unchanged since the previous build (those are reused). `pattern` is the route's path
  * with its parameters in brackets: `/topics/[slug]/`. In `astro dev` every path is rendered.
+ * `onFiles` is given the page files of all the paths.
  */
-export async function pagesToRender<P extends StaticPath>(pattern: string, paths: P[] | Promise<P[]>): Promise<P[]> {
+export async function pagesToRender<P extends StaticPath>(pattern: string, paths: P[] | Promise<P[]>, onFiles?: (files: string[]) => void): Promise<P[]> {
   const reuse = buildStore().reuse;
   if (!reuse) return paths;
   const { site, topics } = await digests();
@@ -69,12 +74,39 @@ export async function pagesToRender<P extends StaticPath>(pattern: string, paths
   };
   const fileOf = pageFiles(pattern);
   const render: P[] = [];
+  const files: string[] = [];
   for (const path of await paths) {
     const file = fileOf(path.params);
     const key = `${site}.${propsKey(path.props)}`;
+    files.push(file);
     reuse.next.set(file, key);
     if (reuse.previous.get(file) === key) reuse.reused.add(file);
     else render.push(path);
   }
+  onFiles?.(files);
   return render;
+}
+
+/**
+ * pagesToRender for a route whose pages are made from the listings only: the topics without their
+ * posts, the data files and the site's options (`paths` reads nothing else). When all of those
+ * are as the previous build had them, and its pages of the route are all still as it left them,
+ * every page is reused by its previous key without `paths` being made or keyed: after a topic's
+ * post changed, tag, intersection and member pages take no work.
+ */
+export async function listingPagesToRender<P extends StaticPath>(pattern: string, paths: () => P[] | Promise<P[]>): Promise<P[]> {
+  const reuse = buildStore().reuse;
+  if (!reuse) return paths();
+  const { listings } = await digests();
+  if (listings === undefined) return pagesToRender(pattern, paths());
+  const earlier = reuse.routes.previous.get(pattern);
+  if (earlier?.inputs === listings && earlier.files.every((file) => reuse.previous.has(file))) {
+    for (const file of earlier.files) {
+      reuse.next.set(file, reuse.previous.get(file)!);
+      reuse.reused.add(file);
+    }
+    reuse.routes.next.set(pattern, earlier);
+    return [];
+  }
+  return pagesToRender(pattern, paths(), (files) => reuse.routes.next.set(pattern, { inputs: listings, files }));
 }

@@ -24,10 +24,10 @@ import { siteRootUrl } from '../model/urls.ts';
 import { siteProblems } from '../integration/options.ts';
 import { hostLimitWarnings, measureSite, redirectRulesWarning, sizeLine } from './host-limits.ts';
 import { folderListing, withFolder } from './folder-files.ts';
-import { carryOver, codeDigest, forgetPages, keysOf, listedAsRemembered, noteSource, pruneCaches, rememberedFiles, rememberPages, unchangedFiles, type RememberedFile } from './cache.ts';
+import { carryOver, codeDigest, forgetPages, keysOf, listedAsRemembered, noteSource, pruneCaches, rememberedOutput, rememberPages, unchangedFiles, type RememberedFile } from './cache.ts';
 import { rememberedPosts, rememberPosts } from './post-memory.ts';
 import { dataMemory } from './data-memory.ts';
-import { INDEX_FOLDER, indexAndFeedsThread } from './index-and-feeds.ts';
+import { FEED_FILES, INDEX_FOLDER, indexAndFeedsThread } from './index-and-feeds.ts';
 import { wordMemoryFile } from './word-memory.ts';
 import { buildStore, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
 import { removeDeadWorkFolders, swapIn, workFolder } from './swap.ts';
@@ -174,13 +174,14 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
   rmSync(workFolder(root), { recursive: true, force: true });
   // In place, the output's check has just listed every file: the remembered files it found as their
   // build left them are reused by their keys, without looking at each again.
-  const remembered = previous ? listedAsRemembered(rememberedFiles(cacheDir, code), previous) : rememberedFiles(cacheDir, code);
+  const last = rememberedOutput(cacheDir, code);
+  const remembered = previous ? listedAsRemembered(last.files, previous) : last.files;
   const madeByThread = ([file]: RememberedFile) => file.endsWith('/rss.xml') || file.startsWith(`${INDEX_FOLDER}/`);
   const inPlace = previous !== undefined;
   // The topics whose words the thread remembers go without their text (it has read its memory meanwhile).
   const rememberedWords = await indexThread.remembered;
   const threadStarted = performance.now();
-  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace }, loaded.keys, rememberedWords);
+  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace, feeds: last.routes.get(FEED_FILES) }, loaded.keys, rememberedWords, loaded.listings);
   store.indexAndFeeds = thread.done;
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
   // The thread has its own copy of the posts' text, and pages show their HTML only. The renderings
@@ -194,7 +195,7 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
 
   // 4. The records, for the pages Astro renders, and the previous output's pages that may be reused.
   const pages = remembered.filter((file) => !madeByThread(file));
-  const reuse: PageReuse = { previous: previous ? keysOf(pages) : unchangedFiles(outDir, pages), next: new Map(), reused: new Set(), carried: new Set(), inPlace, topicKeys: keys };
+  const reuse: PageReuse = { previous: previous ? keysOf(pages) : unchangedFiles(outDir, pages), next: new Map(), reused: new Set(), carried: new Set(), inPlace, topicKeys: keys, listings: loaded.listings, routes: { previous: last.routes, next: new Map() } };
   Object.assign(store, { source, content: { ...content, from: source }, reuse, outcome: undefined });
   progress.phase('rendering pages; the search index and feeds in a second thread');
   progress.countPages();
@@ -241,6 +242,7 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   let listed = build.previous ? undefined : folderListing(fresh, INDEX_FOLDER);
   const indexAndFeeds = await waitFor(store.indexAndFeeds!);
   noteThreadFiles(indexAndFeeds, reuse);
+  if (indexAndFeeds.feeds) reuse.routes.next.set(FEED_FILES, indexAndFeeds.feeds);
   // The search page gets the index's words.json, now that it is made, and the site's stylesheet (./search-page.ts).
   const searchPage = indexAndFeeds.words === undefined ? undefined : finishSearchPage(fresh, settings.outDir, indexAndFeeds.words);
   if (searchPage && listed) listed = restamped(listed, fresh, searchPage);
@@ -259,7 +261,7 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   }
   const size = measureSite(output.files);
   const warnings = [...hostLimitWarnings(size), ...(redirectsWarning ? [redirectsWarning] : [])];
-  rememberPages(build.cacheDir, build.code, reuse.next, output.files);
+  rememberPages(build.cacheDir, build.code, reuse.next, output.files, reuse.routes.next);
   rmSync(workFolder(settings.root), { recursive: true, force: true });
   progress.done();
   // Said by `astro build` as by `npm run build`: before the site is deployed anywhere.

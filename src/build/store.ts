@@ -48,6 +48,21 @@ export interface PageReuse {
   inPlace: boolean;
   /** Each topic record's digest, as the build's reading of the content gives it (src/content/load.ts). */
   topicKeys?: TopicKeys;
+  /** The digest of the topics' records without their posts, as the build's reading of the content gives it (src/content/load.ts). */
+  listings?: string;
+  /**
+   * The routes whose pages are made from the listings only (./page-reuse.ts): what each was made
+   * from, and its page files, in the previous build (`previous`) and in this one (`next`).
+   */
+  routes: { previous: ReadonlyMap<string, RouteFiles>; next: Map<string, RouteFiles> };
+}
+
+/** A route's page files (or the feeds': ./index-and-feeds.ts), and a digest of everything they were made from. */
+export interface RouteFiles {
+  inputs: string;
+  files: readonly string[];
+  /** What the build said of them (the feeds' line about intersection pages). */
+  report?: string;
 }
 
 /** What a finished build reports back to `npm run build`. */

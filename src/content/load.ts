@@ -10,7 +10,7 @@ import { noTagDefinitions, readTags, type TagDefinitions } from './tags.ts';
 import { canonicalTags } from '../model/tags.ts';
 import type { RenderedPost, Topic, TopicContext } from './topics.ts';
 import { fileStamp } from './file-stamp.ts';
-import { contextKey, keptTopic, plainPost, readTopicFiles, type RenderMemory, type TopicResult } from './read-topics.ts';
+import { contextKey, keptTopic, plainPost, readTopicFiles, topicRecordKey, type RenderMemory, type TopicResult } from './read-topics.ts';
 import { duplicateWorkflowFileProblems } from '../outputs/workflow-list.ts';
 import type { Problem } from './problems.ts';
 import { DEFAULT_LIMITS, type Limits } from './limits.ts';
@@ -150,11 +150,25 @@ function publicNames(root: string): string[] {
   return [...names('public'), ...pages];
 }
 
+/** The content as a build reads it, with what it remembers for the next build. */
+interface Assembled {
+  content: SiteContent;
+  problems: Problem[];
+  memory: RenderMemory;
+  keys: TopicKeys;
+  /**
+   * A digest of every topic's record without its post (its `listingKey`), in the content's order:
+   * the same digest, the same topics as every listing page shows them (../build/page-reuse.ts).
+   */
+  listings: string;
+}
+
 /** The checks across topics (slugs, workflow files), then all problems in file order. */
-function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]): { content: SiteContent; problems: Problem[]; memory: RenderMemory; keys: TopicKeys } {
+function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]): Assembled {
   const { problems } = prepared;
   const topics: Topic[] = [];
   const keys: TopicKeys = new Map();
+  const listingKeys: string[] = [];
   const slugs = new Map<string, string>();
   const memory: RenderMemory = new Map();
   const keptPosts = new Map<string, RenderedPost>();
@@ -178,6 +192,8 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
     // The record's key, unless a synonym changed its tags.
     const key = remembered?.read?.key;
     if (key) keys.set(canonical, renamed ? sha1(`${key}\0${JSON.stringify(tags)}`) : key);
+    const listingKey = remembered?.read?.listingKey;
+    listingKeys.push(listingKey === undefined ? topicRecordKey({ ...canonical, html: '', text: '' }) : renamed ? sha1(`${listingKey}\0${JSON.stringify(tags)}`) : listingKey);
   }
   // Every file naming a workflow file, valid or not: a duplicate is reported with the other problems.
   problems.push(...duplicateWorkflowFileProblems(results.flatMap(({ file, workflowFile }) => (workflowFile ? [{ file, ...workflowFile }] : []))));
@@ -193,7 +209,7 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
   problems.push(...old.problems);
   problems.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));
   const content: SiteContent = { topics, contentTypes: prepared.contentTypes, members: prepared.members, links: prepared.links, tags: prepared.tags, oldAddresses: old.addresses };
-  return { content: keptPosts.size > 0 ? { ...content, keptPosts } : content, problems, memory, keys };
+  return { content: keptPosts.size > 0 ? { ...content, keptPosts } : content, problems, memory, keys, listings: sha1(listingKeys.join('\n')) };
 }
 
 /** Loads and validates all content. Problems are returned, all of them, never thrown. */
@@ -214,7 +230,7 @@ const PARALLEL_FROM = 1500;
  * for the next build. `stamps` gives files' stamps (../build/output-check.ts's listing, by full
  * path) where they were taken before; the others are looked up now.
  */
-export async function loadContentInParallel(options: LoadOptions, memory?: RenderMemory, stamps?: ReadonlyMap<string, string>): Promise<{ content: SiteContent; problems: Problem[]; memory: RenderMemory; keys: TopicKeys }> {
+export async function loadContentInParallel(options: LoadOptions, memory?: RenderMemory, stamps?: ReadonlyMap<string, string>): Promise<Assembled> {
   const prepared = prepare(options, stamps);
   const { context } = prepared;
   // Unchanged files are taken from `memory` in this thread: a thread would cost its start and a copy

@@ -23,6 +23,8 @@ export interface RememberedFile {
   topic: Topic;
   /** Digest of the whole record, post included: what page keys stand this topic by (see topicKeys). */
   key: string;
+  /** Digest of the record without its post: all that listing pages show of it (see ListingKeys). */
+  listingKey: string;
   workflowFile?: TopicReading['workflowFile'];
 }
 
@@ -95,7 +97,7 @@ export function readTopicFiles(root: string, files: readonly string[], context: 
     if (remembered && result.topic && stamp !== undefined) {
       // A copy with the post emptied, not without it: the topic made from it again has its keys in the same order.
       const topic = { ...result.topic, html: '', text: '' };
-      remembered.read = { stamp, context: settings, topic, key: topicRecordKey(result.topic), ...(result.workflowFile ? { workflowFile: result.workflowFile } : {}) };
+      remembered.read = { stamp, context: settings, topic, key: topicRecordKey(result.topic), listingKey: topicRecordKey(topic), ...(result.workflowFile ? { workflowFile: result.workflowFile } : {}) };
     }
     return { file, ...result, ...(remembered ? { remembered } : {}) };
   });

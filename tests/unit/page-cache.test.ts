@@ -57,7 +57,7 @@ it('reuses a page of the previous output only while its file is as that build le
 
 it('remembers the topic memory in chunks and gives it back whole, only to the same code, and leaves out a chunk cut short', () => {
   const cache = join(dir, 'posts-cache');
-  const post = (i: number): RememberedPost => ({ digest: `d${i}`, html: `<p>Post ${i}</p>`, text: `Post ${i}`, ...(i % 2 ? { read: { stamp: `s${i}`, context: 'c', topic: { slug: `t${i}` } as Topic, key: `k${i}` } } : {}) });
+  const post = (i: number): RememberedPost => ({ digest: `d${i}`, html: `<p>Post ${i}</p>`, text: `Post ${i}`, ...(i % 2 ? { read: { stamp: `s${i}`, context: 'c', topic: { slug: `t${i}` } as Topic, key: `k${i}`, listingKey: `l${i}` } } : {}) });
   // More files than fit in two chunks, so the last chunk is a part one.
   const memory: RenderMemory = new Map(Array.from({ length: 2500 }, (_, i) => [`topics/t${i}.md`, post(i)]));
   rememberPosts(cache, 'code-1', memory);

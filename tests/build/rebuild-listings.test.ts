@@ -1,0 +1,80 @@
+/**
+ * Issue 22: after only a topic's post changed, a rebuild keeps every listing page and feed as it
+ * is, without making or keying them again (the listings are as the last build had them), and the
+ * site equals a clean build; a change to what the listings show renders them again.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { runScript, type ScriptResult } from '../helpers/cli.ts';
+import { copyOfSampleContent } from '../helpers/build.ts';
+import { memberPath } from '../../src/model/urls.ts';
+
+const content = copyOfSampleContent('rebuild-listings');
+const outputs = mkdtempSync(join(tmpdir(), 'tagsite-rebuild-listings-'));
+afterAll(() => {
+  rmSync(dirname(content), { recursive: true, force: true });
+  rmSync(outputs, { recursive: true, force: true });
+});
+
+async function build(outDir: string, extra: string[] = []): Promise<ScriptResult> {
+  const result = await runScript('build', ['--content', content, '--out', outDir, ...extra]);
+  if (result.code !== 0) throw new Error(`build failed (${result.code}):\n${result.stderr}\n${result.stdout}`);
+  return result;
+}
+
+/** Every file of a built site, by path, with its bytes. */
+function tree(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files.set(relative(dir, join(entry.parentPath, entry.name)), readFileSync(join(entry.parentPath, entry.name), 'latin1'));
+  }
+  return files;
+}
+
+async function expectCleanBuild(site: string): Promise<void> {
+  const clean = join(outputs, 'clean');
+  await build(clean, ['--clean']);
+  const actual = tree(site);
+  const expected = tree(clean);
+  expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
+  expect([...expected].filter(([path, bytes]) => actual.get(path) !== bytes).map(([path]) => path)).toEqual([]);
+}
+
+const topic = join(content, 'topics/share/clipboard-cleaner-workflow.md');
+// Its tags' and its author's listing pages, and its tags' feeds.
+const listings = ['tags/clipboard/index.html', 'tags/text/index.html', 'tags/regex/index.html', `${decodeURI(memberPath('felix.m')).slice(1)}index.html`, 'tags/clipboard/rss.xml', 'tags/regex/rss.xml'];
+
+describe('a rebuild after a post changed', () => {
+  const site = join(outputs, 'site');
+  const modified = (file: string) => statSync(join(site, file)).mtimeMs;
+
+  it('keeps the listing pages and feeds untouched, renders the topic page, and equals a clean build', async () => {
+    await build(site);
+    const before = listings.map(modified);
+    const page = modified('topics/clipboard-cleaner-workflow/index.html');
+    // At the end of the post, past its excerpt: what listings show of the topic stays the same.
+    writeFileSync(topic, `${readFileSync(topic, 'utf8')}\nA sentence added after the first build.\n`);
+    await build(site);
+    expect(listings.map(modified), 'listing pages and feeds kept as they were').toEqual(before);
+    expect(modified('topics/clipboard-cleaner-workflow/index.html')).not.toBe(page);
+    expect(readFileSync(join(site, 'topics/clipboard-cleaner-workflow/index.html'), 'utf8')).toContain('A sentence added after the first build.');
+    await expectCleanBuild(site);
+  });
+
+  it("renders a tag's pages again when what they show changed: a description in tags.json, a title", async () => {
+    writeFileSync(join(content, 'tags.json'), JSON.stringify({ regex: { description: 'Patterns that match text, and the workflows built on them.' } }));
+    await build(site);
+    expect(readFileSync(join(site, 'tags/regex/index.html'), 'utf8')).toContain('Patterns that match text, and the workflows built on them.');
+    await expectCleanBuild(site);
+
+    const before = modified('tags/text/index.html');
+    writeFileSync(topic, readFileSync(topic, 'utf8').replace(/^title: .*$/m, 'title: "Clipboard Cleaner, renamed after the first build"'));
+    await build(site);
+    expect(modified('tags/text/index.html')).not.toBe(before);
+    expect(readFileSync(join(site, 'tags/text/index.html'), 'utf8')).toContain('Clipboard Cleaner, renamed after the first build');
+    expect(readFileSync(join(site, 'tags/clipboard/rss.xml'), 'utf8')).toContain('Clipboard Cleaner, renamed after the first build');
+    await expectCleanBuild(site);
+  });
+});
