@@ -22,7 +22,8 @@ import { THREAD_LIMITS } from './threads.ts';
 import { sameFile } from './folder-files.ts';
 import type { RememberedFile } from './cache.ts';
 import type { RouteFiles } from './store.ts';
-import { postOf, type SiteContent, type TopicKeys } from '../content/load.ts';
+import { postOf } from '../content/kept-posts.ts';
+import type { SiteContent, TopicKeys } from '../content/load.ts';
 import type { Topic } from '../content/topics.ts';
 
 type IndexedContent = Pick<SiteContent, 'topics' | 'members'> & { contentTypes: SiteContent['contentTypes']['list']; canonicalOf?: ReadonlyMap<string, string> };

@@ -36,10 +36,7 @@ export interface SiteContent {
   keptPosts?: ReadonlyMap<string, RenderedPost>;
 }
 
-/** A topic's first post: its record's, or the one the build kept out of it (SiteContent.keptPosts). */
-export function postOf(content: Pick<SiteContent, 'keptPosts'>, topic: Topic): RenderedPost {
-  return topic.html === '' && topic.text === '' ? (content.keptPosts?.get(topic.slug) ?? topic) : topic;
-}
+export { postOf } from './kept-posts.ts';
 
 export interface LoadOptions {
   /** The content folder (holding topics/, content-types.json …). */
