@@ -53,7 +53,7 @@ export interface IndexAndFeeds {
   intersections: string;
   /** The text of the index's words.json, which the search page holds too (./search-page.ts). */
   words?: string;
-  /** The feeds' files and what they were made from, with the intersections line as `report`, for the next build to keep them all by. */
+  /** The feeds' files and what they were made from, with the intersections line as their `value`, for the next build to keep them all by. */
   feeds?: RouteFiles;
   /**
    * The thread's time from the content's arrival to its last file, by its own clock: the main
@@ -185,15 +185,15 @@ interface WordMemory {
 function writeFeeds(data: WorkData, write: (path: string, text: string) => void, keep: KeepFile, digestOf: (topic: Topic) => string, previousKey: (file: string) => string | undefined): IndexAndFeeds {
   const inputs = data.listings && sha1(JSON.stringify([data.listings, data.feeds, [...(data.canonicalOf ?? [])]]));
   const earlier = data.previous.feeds;
-  if (inputs && earlier?.inputs === inputs && earlier.report !== undefined && earlier.files.every((file) => previousKey(file) !== undefined)) {
+  if (inputs && earlier?.inputs === inputs && typeof earlier.value === 'string' && earlier.files.every((file) => previousKey(file) !== undefined)) {
     const kept = earlier.files.map((file) => ({ file, key: previousKey(file)!, written: false }));
-    if (kept.every(({ file, key }) => keep(file, key))) return { files: kept, intersections: earlier.report, feeds: earlier };
+    if (kept.every(({ file, key }) => keep(file, key))) return { files: kept, intersections: earlier.value, feeds: earlier };
   }
   const { feeds: files, intersections } = tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf, write }, keep, digestOf);
   return {
     files: files.map(({ file, key, written }) => ({ file, key, written: written ?? false })),
     intersections,
-    ...(inputs ? { feeds: { inputs, files: files.map(({ file }) => file), report: intersections } } : {}),
+    ...(inputs ? { feeds: { inputs, files: files.map(({ file }) => file), value: intersections } } : {}),
   };
 }
 

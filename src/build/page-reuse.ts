@@ -88,6 +88,26 @@ export async function pagesToRender<P extends StaticPath>(pattern: string, paths
 }
 
 /**
+ * What `make` gives (a value JSON keeps as it is), made from the listings only (see
+ * listingPagesToRender): while those are as the previous build had them, what it gave then, under
+ * the same `name`, without making it again.
+ */
+export async function sameWhileListings<T>(name: string, make: () => T): Promise<T> {
+  const reuse = buildStore().reuse;
+  if (!reuse) return make();
+  const { listings } = await digests();
+  if (listings === undefined) return make();
+  const earlier = reuse.routes.previous.get(name);
+  if (earlier?.inputs === listings && earlier.value !== undefined) {
+    reuse.routes.next.set(name, earlier);
+    return earlier.value as T;
+  }
+  const value = make();
+  reuse.routes.next.set(name, { inputs: listings, files: [], value });
+  return value;
+}
+
+/**
  * pagesToRender for a route whose pages are made from the listings only: the topics without their
  * posts, the data files and the site's options (`paths` reads nothing else). When all of those
  * are as the previous build had them, and its pages of the route are all still as it left them,

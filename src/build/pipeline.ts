@@ -230,12 +230,12 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   writeRedirects(fresh, oldAddressRedirects(oldAddresses), settings.base, 'Old addresses (aliases in the content): each leads to its new page. The 404 page sends those with a query string, and any address with a known id.');
   const oldPages = oldAddresses.flatMap(({ key, file }) => (file ? [key.endsWith('/') ? key : `${key}/`] : []));
   rmSync(join(fresh, '.prerender'), { recursive: true, force: true });
-  // Reused pages the page writer has not linked yet (it links them while others render) are linked
-  // now; the index thread links the index files and feeds it reuses itself.
+  writeSitemap(fresh, { siteRoot, pages, reuse, dates: () => pageDates(topics), redirected: [...redirects.map(({ from }) => from), ...oldPages] });
+  // Reused pages the page writer has not linked yet (it links them while others render) and a reused
+  // sitemap are linked now; the index thread links the index files and feeds it reuses itself.
   const rest = [...reuse.reused].filter((file) => !reuse.carried.has(file));
   if (!reuse.inPlace) carryOver(rest, settings.outDir, fresh);
   for (const file of rest) reuse.carried.add(file);
-  writeSitemap(fresh, { siteRoot, pages, reuse, lastModified: pageDates(topics), redirected: [...redirects.map(({ from }) => from), ...oldPages] });
   // While this thread would otherwise wait for the index: once the feeds are written, the new site
   // is listed but for its index (a walk of 190,000 files at 100,000 topics).
   await waitFor(build.feedsWritten);

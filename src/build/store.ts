@@ -57,12 +57,15 @@ export interface PageReuse {
   routes: { previous: ReadonlyMap<string, RouteFiles>; next: Map<string, RouteFiles> };
 }
 
-/** A route's page files (or the feeds': ./index-and-feeds.ts), and a digest of everything they were made from. */
+/**
+ * A route's page files (or the feeds', ./index-and-feeds.ts, or the sitemap's), and a digest of
+ * everything they were made from; or a value made from the same (./page-reuse.ts sameWhileListings).
+ */
 export interface RouteFiles {
   inputs: string;
   files: readonly string[];
-  /** What the build said of them (the feeds' line about intersection pages). */
-  report?: string;
+  /** What the build made of them besides the files, as JSON keeps it (the feeds' line about intersection pages). */
+  value?: unknown;
 }
 
 /** What a finished build reports back to `npm run build`. */

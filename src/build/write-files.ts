@@ -7,6 +7,7 @@
 import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sitemapFiles } from '../outputs/sitemap.ts';
+import { digest as sha1 } from '../content/digest.ts';
 import type { IndexAndFeeds } from './index-and-feeds.ts';
 import type { PageReuse } from './store.ts';
 
@@ -51,14 +52,19 @@ export function noteThreadFiles({ files: made }: IndexAndFeeds, reuse: PageReuse
   }
 }
 
+/** The sitemap's entry among a build's remembered routes (PageReuse.routes). */
+const SITEMAP = '(sitemap)';
+
 /**
  * Writes the sitemap into `outDir`. `pages` are the site paths of the pages Astro rendered (`/`,
- * `/tags/api/` …); the reused ones are in `reuse`; `lastModified` dates them; `redirected` are old
- * addresses (redirect pages), left out of the sitemap.
+ * `/tags/api/` …); the reused ones are in `reuse`; `dates` gives what dates them; `redirected`
+ * are old addresses (redirect pages), left out of the sitemap. Its files are keyed like pages: by
+ * the pages it lists and the topics without their posts (their dates), with the site's root. When
+ * those are as the previous build had them, its files are reused, and the pages are not dated.
  */
 export function writeSitemap(
   outDir: string,
-  { siteRoot, pages, reuse, lastModified, redirected = [] }: { siteRoot: string; pages: readonly string[]; reuse: PageReuse; lastModified: (path: string) => string | undefined; redirected?: readonly string[] },
+  { siteRoot, pages, reuse, dates, redirected = [] }: { siteRoot: string; pages: readonly string[]; reuse: PageReuse; dates: () => (path: string) => string | undefined; redirected?: readonly string[] },
 ): void {
   const files = writer(outDir);
   // Pages only (their paths end in `/`): not feeds, data files or the "not found" page.
@@ -66,6 +72,21 @@ export function writeSitemap(
   const reused = [...reuse.reused].filter((file) => file.endsWith('/index.html')).map((file) => `/${file.slice(0, -'index.html'.length)}`);
   // Old addresses that lead elsewhere are no pages of their own.
   const moved = new Set(redirected.map((path) => decodeURI(path)));
-  const listed = [...pages, ...reused].filter((path) => path.endsWith('/') && path !== '/404/' && !moved.has(decodeURI(path)));
-  for (const [name, xml] of sitemapFiles(siteRoot, listed, lastModified)) files.write(name, xml);
+  const listed = [...pages, ...reused].filter((path) => path.endsWith('/') && path !== '/404/' && !moved.has(decodeURI(path))).sort();
+  const inputs = reuse.listings && sha1(JSON.stringify([siteRoot, reuse.listings, listed]));
+  const earlier = reuse.routes.previous.get(SITEMAP);
+  if (inputs && earlier?.inputs === inputs && earlier.files.every((file) => reuse.previous.has(file))) {
+    for (const file of earlier.files) {
+      reuse.next.set(file, reuse.previous.get(file)!);
+      reuse.reused.add(file);
+    }
+    reuse.routes.next.set(SITEMAP, earlier);
+    return;
+  }
+  const made = sitemapFiles(siteRoot, listed, dates());
+  for (const [name, xml] of made) {
+    files.write(name, xml);
+    if (inputs) reuse.next.set(name, `${inputs}:${name}`);
+  }
+  if (inputs) reuse.routes.next.set(SITEMAP, { inputs, files: [...made.keys()] });
 }

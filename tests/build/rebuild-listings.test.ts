@@ -43,8 +43,8 @@ async function expectCleanBuild(site: string): Promise<void> {
 }
 
 const topic = join(content, 'topics/share/clipboard-cleaner-workflow.md');
-// Its tags' and its author's listing pages, and its tags' feeds.
-const listings = ['tags/clipboard/index.html', 'tags/text/index.html', 'tags/regex/index.html', `${decodeURI(memberPath('felix.m')).slice(1)}index.html`, 'tags/clipboard/rss.xml', 'tags/regex/rss.xml'];
+// Its tags' and its author's listing pages, its tags' feeds, and the sitemap.
+const listings = ['tags/clipboard/index.html', 'tags/text/index.html', 'tags/regex/index.html', `${decodeURI(memberPath('felix.m')).slice(1)}index.html`, 'tags/clipboard/rss.xml', 'tags/regex/rss.xml', 'sitemap-0.xml'];
 
 describe('a rebuild after a post changed', () => {
   const site = join(outputs, 'site');
@@ -63,18 +63,19 @@ describe('a rebuild after a post changed', () => {
     await expectCleanBuild(site);
   });
 
-  it("renders a tag's pages again when what they show changed: a description in tags.json, a title", async () => {
+  it("renders a tag's pages, its feeds and the sitemap again when what they show changed: a description in tags.json, a title and date", async () => {
     writeFileSync(join(content, 'tags.json'), JSON.stringify({ regex: { description: 'Patterns that match text, and the workflows built on them.' } }));
     await build(site);
     expect(readFileSync(join(site, 'tags/regex/index.html'), 'utf8')).toContain('Patterns that match text, and the workflows built on them.');
     await expectCleanBuild(site);
 
+    // Renamed and updated: its listings and feeds show the title, the sitemap dates its pages anew.
     const before = modified('tags/text/index.html');
-    writeFileSync(topic, readFileSync(topic, 'utf8').replace(/^title: .*$/m, 'title: "Clipboard Cleaner, renamed after the first build"'));
+    writeFileSync(topic, readFileSync(topic, 'utf8').replace(/^title: .*$/m, 'title: "Clipboard Cleaner, renamed after the first build"').replace(/^updated: .*$/m, 'updated: 2026-11-26'));
     await build(site);
     expect(modified('tags/text/index.html')).not.toBe(before);
-    expect(readFileSync(join(site, 'tags/text/index.html'), 'utf8')).toContain('Clipboard Cleaner, renamed after the first build');
-    expect(readFileSync(join(site, 'tags/clipboard/rss.xml'), 'utf8')).toContain('Clipboard Cleaner, renamed after the first build');
+    for (const file of ['tags/text/index.html', 'tags/clipboard/rss.xml']) expect(readFileSync(join(site, file), 'utf8'), file).toContain('Clipboard Cleaner, renamed after the first build');
+    expect(readFileSync(join(site, 'sitemap-0.xml'), 'utf8')).toMatch(/<loc>[^<]*\/topics\/clipboard-cleaner-workflow\/<\/loc><lastmod>2026-11-26<\/lastmod>/);
     await expectCleanBuild(site);
   });
 });
