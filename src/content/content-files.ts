@@ -116,10 +116,12 @@ export function topicFiles(root: string, contentDir: string, problems: Problem[]
       problems.push({ file: shownPath(root, dir), field: '(folder)', message: readFailure(error) });
       continue;
     }
+    // The folder's path as problems show it, once: each of its files' is that and the file's name.
+    const shownDir = shownPath(root, dir);
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);
-      const file = shownPath(root, path);
+      const file = `${shownDir}/${entry.name}`;
       const badName = windowsNameProblem(entry.name);
       if (badName) {
         problems.push({ file, field: '(file)', message: badName });
