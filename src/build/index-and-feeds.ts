@@ -9,17 +9,17 @@
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
-import { emitSearchIndex, type TagFileReuse } from '../search/index-build.ts';
-import { readPostings, termPostings, type TermPostings } from '../search/word-postings.ts';
-import { earlierPostings, readWordMemory, rememberWords, type RememberedTable, type WordMemoryFile } from './word-memory.ts';
-import { WORDS_FILE } from '../search/index-format.ts';
+import { readFileSync } from 'node:fs';
+import { emitSearchIndex, type IndexReuse } from '../search/index-build.ts';
+import type { SortedWords } from '../search/sorted-words.ts';
+import { readWordMemory, wordsAtWork, type RememberedTable, type WordMemoryFile } from './word-memory.ts';
+import { WORDS_FILE, type CoreFile } from '../search/index-format.ts';
 import { digest as sha1 } from '../content/digest.ts';
 import { sortForListing } from '../model/listing.ts';
-import { tagFeedFiles, tagFileKeys, topicDigests, type KeepFile } from './tag-files.ts';
+import { tagFeedFiles, tagFileKeys, topicDigests } from './tag-files.ts';
+import { threadFiles, type TakenFile, type ThreadFiles } from './thread-files.ts';
 import { memberRecords } from '../outputs/member-index.ts';
-import { writer } from './write-files.ts';
 import { THREAD_LIMITS } from './threads.ts';
-import { sameFile } from './folder-files.ts';
 import type { RememberedFile } from './cache.ts';
 import type { RouteFiles } from './store.ts';
 import { postOf } from '../content/kept-posts.ts';
@@ -30,12 +30,13 @@ type IndexedContent = Pick<SiteContent, 'topics' | 'members'> & { contentTypes: 
 
 /**
  * Hands every file under /search-index/ to `emit` as it is made: the topic index and members.json
- * (`topics` in any order). With `reuse` and `postings`, see emitSearchIndex.
+ * (`topics` in any order). With `reuse`, `postings` and `listing`, see emitSearchIndex (with
+ * `listing`, members.json is not made either).
  */
-function emitSearchIndexFiles(content: IndexedContent, emit: (path: string, text: string, key?: string) => void, reuse?: TagFileReuse, postings?: (topics: readonly Topic[]) => Iterable<TermPostings>): void {
+function emitSearchIndexFiles(content: IndexedContent, emit: (path: string, text: string, key?: string) => void, reuse?: IndexReuse, { postings, listing }: { postings?: (topics: readonly Topic[]) => SortedWords; listing?: CoreFile } = {}): void {
   const topics = sortForListing(content.topics);
-  emitSearchIndex(topics, content.contentTypes, content.canonicalOf ?? new Map(), emit, reuse, postings);
-  emit('members.json', JSON.stringify(memberRecords(content.members, topics)));
+  emitSearchIndex(topics, content.contentTypes, content.canonicalOf ?? new Map(), emit, reuse, { ...(postings ? { postings } : {}), ...(listing ? { listing } : {}) });
+  if (!listing) emit('members.json', JSON.stringify(memberRecords(content.members, topics)));
 }
 
 /** Every file under /search-index/: the topic index and members.json. `topics` in any order. */
@@ -55,6 +56,8 @@ export interface IndexAndFeeds {
   words?: string;
   /** The feeds' files and what they were made from, with the intersections line as their `value`, for the next build to keep them all by. */
   feeds?: RouteFiles;
+  /** The index files made from the topics without their posts, and members.json, with what they were made from. */
+  listingFiles?: RouteFiles;
   /**
    * The thread's time from the content's arrival to its last file, by its own clock: the main
    * thread hears of the end only when it next looks at its messages, seconds later while it renders pages.
@@ -82,10 +85,14 @@ export interface PreviousFiles {
   inPlace: boolean;
   /** The feeds' files the previous build made, and what from (IndexAndFeeds.feeds). */
   feeds?: RouteFiles;
+  /** The index files the previous build made from the topics without their posts (IndexAndFeeds.listingFiles). */
+  listingFiles?: RouteFiles;
 }
 
 /** The feeds' entry among a build's remembered routes (PageReuse.routes). */
 export const FEED_FILES = '(feeds)';
+/** The entry of the index files made from the topics without their posts among them. */
+export const LISTING_FILES = '(search index: listings)';
 
 /** The folder of the site the search index is written into. */
 export const INDEX_FOLDER = 'search-index';
@@ -182,76 +189,87 @@ interface WordMemory {
  * previous build had them (`data.listings`), and all its feeds are still as it left them, they are
  * all kept by their previous keys without being keyed again.
  */
-function writeFeeds(data: WorkData, write: (path: string, text: string) => void, keep: KeepFile, digestOf: (topic: Topic) => string, previousKey: (file: string) => string | undefined): IndexAndFeeds {
+function writeFeeds(data: WorkData, files: ThreadFiles, digestOf: (topic: Topic) => string): IndexAndFeeds {
   const inputs = data.listings && sha1(JSON.stringify([data.listings, data.feeds, [...(data.canonicalOf ?? [])]]));
   const earlier = data.previous.feeds;
-  if (inputs && earlier?.inputs === inputs && typeof earlier.value === 'string' && earlier.files.every((file) => previousKey(file) !== undefined)) {
-    const kept = earlier.files.map((file) => ({ file, key: previousKey(file)!, written: false }));
-    if (kept.every(({ file, key }) => keep(file, key))) return { files: kept, intersections: earlier.value, feeds: earlier };
-  }
-  const { feeds: files, intersections } = tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf, write }, keep, digestOf);
+  const kept = typeof earlier?.value === 'string' ? files.keepGroup(earlier, inputs) : undefined;
+  if (kept) return { files: kept, intersections: earlier!.value as string, feeds: earlier! };
+  const { feeds, intersections } = tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf, write: files.write }, files.keep, digestOf);
   return {
-    files: files.map(({ file, key, written }) => ({ file, key, written: written ?? false })),
+    files: feeds.map(({ file, key, written }) => ({ file, key, written: written ?? false })),
     intersections,
-    ...(inputs ? { feeds: { inputs, files: files.map(({ file }) => file), value: intersections } } : {}),
+    ...(inputs ? { feeds: { inputs, files: feeds.map(({ file }) => file), value: intersections } } : {}),
   };
 }
 
+/** The index files made from the topics without their posts, and members.json (emitSearchIndex's `listing`). */
+const LISTING_FILE = new RegExp(`^${INDEX_FOLDER}/(?:(?:display|display-all|tag-ordinals|tags)/|members\\.json$)`);
+
+/**
+ * The last build's core.json, with its files made from the topics without their posts all kept,
+ * when those topics, the content types, the synonyms and the members are as it had them; none otherwise.
+ */
+function keptListing(data: WorkData, files: ThreadFiles, inputs: string | undefined): { core: CoreFile; kept: TakenFile[] } | undefined {
+  const core = `${INDEX_FOLDER}/core.json`;
+  const key = files.keyOf(core);
+  if (inputs === undefined || data.previous.listingFiles?.inputs !== inputs || key === undefined || !files.unchanged(core, key)) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(join(data.previous.from, core), 'utf8');
+  } catch {
+    return undefined; // gone since the build looked: made again
+  }
+  const kept = files.keepGroup(data.previous.listingFiles, inputs);
+  return kept && { core: JSON.parse(text) as CoreFile, kept };
+}
+
 function work(data: WorkData, words: WordMemory | undefined, feedsWritten: () => void): IndexAndFeeds {
-  const folder = writer(data.outDir);
-  const { from, files, inPlace } = data.previous;
-  const previous = new Map(files.map(([file, key, size, mtimeMs]) => [file, { key, size, mtimeMs }]));
-  // A file is taken from the previous output when its key is the same and it is still as that build
-  // left it; once in the new site, it is not put there again.
-  const carried = new Set<string>();
-  const keep: KeepFile = (file, key) => {
-    const earlier = previous.get(file);
-    if (earlier?.key !== key) return false;
-    if (inPlace || carried.has(file)) return true;
-    if (!sameFile(join(from, file), earlier.size, earlier.mtimeMs)) return false;
-    try {
-      folder.carry(file, from);
-      carried.add(file);
-      return true;
-    } catch {
-      return false; // gone since the build looked: made again
-    }
-  };
+  const files = threadFiles(data.outDir, data.previous);
   // The feeds and the per-tag index files are keyed by what they are made from, each topic by its
   // digest: its record's key where the build's reading made one (most topics, digested no more).
   const recordKeys = new Map(data.recordKeys.flatMap((key, i) => (key ? [[data.topics[i]!, key] as const] : [])));
   const digestOf = topicDigests(recordKeys);
-  const made = writeFeeds(data, folder.write, keep, digestOf, (file) => previous.get(file)?.key);
+  const made = writeFeeds(data, files, digestOf);
   feedsWritten();
   // Each file is written as it is made and let go: a big site's index is never held whole. A
   // per-tag file comes with its key, and one the previous output has is not made at all.
   const take = (path: string, key: string) => {
     const file = `${INDEX_FOLDER}/${path}`;
-    if (!keep(file, key)) return false;
+    if (!files.keep(file, key)) return false;
     made.files.push({ file, key, written: false });
     return true;
   };
+  // The postings shards: those the word memory says are the same as the last build's are taken
+  // from the previous output (both files, or neither), the others made. Their bounds and keys are
+  // remembered with the words.
+  const memory = words && wordsAtWork(words, (topic) => recordKeys.get(topic));
+  const shards = { bounds: [] as string[], keys: [] as Array<[string, string]> };
+  const shard = (n: number, first: string, next: string | undefined) => {
+    shards.bounds[n] = first;
+    const keys = memory?.same?.(n, first, next);
+    const both = [`${INDEX_FOLDER}/postings/${n}.json`, `${INDEX_FOLDER}/positions/${n}.json`];
+    if (!keys || !both.every((file, i) => files.unchanged(file, keys[i]!)) || !both.every((file, i) => files.keep(file, keys[i]!))) return false;
+    shards.keys[n] = [...keys];
+    for (const [i, file] of both.entries()) made.files.push({ file, key: keys[i]!, written: false });
+    return true;
+  };
+  // The files made from the topics without their posts are kept whole while those are the same.
+  const inputs = data.listings && sha1(JSON.stringify([data.listings, data.contentTypes, [...(data.canonicalOf ?? [])], data.members]));
+  const listing = keptListing(data, files, inputs);
+  if (listing) made.files.push(...listing.kept);
   emitSearchIndexFiles(data, (path, json, inputKey) => {
     const file = `${INDEX_FOLDER}/${path}`;
     const key = inputKey ?? sha1(json);
     if (path === WORDS_FILE) made.words = json;
-    const written = inputKey !== undefined || !keep(file, key);
-    if (written) folder.write(file, json);
+    const shardFile = /^(postings|positions)\/(\d+)\.json$/.exec(path);
+    if (shardFile) (shards.keys[Number(shardFile[2])] ??= ['', ''])[shardFile[1] === 'postings' ? 0 : 1] = key;
+    const written = inputKey !== undefined || !files.keep(file, key);
+    if (written) files.write(file, json);
     made.files.push({ file, key, written });
-  }, { key: tagFileKeys(data.contentTypes, digestOf), take }, words && rememberingPostings(words, (topic) => recordKeys.get(topic)));
+  }, { key: tagFileKeys(data.contentTypes, digestOf), take, shard }, { postings: memory?.postings, listing: listing?.core });
+  memory?.remember(shards);
+  if (inputs) made.listingFiles = listing ? data.previous.listingFiles! : { inputs, files: made.files.flatMap(({ file }) => (LISTING_FILE.test(file) ? [file] : [])) };
   return made;
-}
-
-/**
- * Reads the topics' postings, copying those of unchanged records from the word memory (the
- * topics the build sent without their text), and remembers them for the next build.
- */
-function rememberingPostings({ file, table }: WordMemory, keyOf: (topic: Topic) => string | undefined): (topics: readonly Topic[]) => Iterable<TermPostings> {
-  return (topics) => {
-    const read = readPostings(topics, table && earlierPostings(table, keyOf));
-    rememberWords(file, read, topics.map((topic) => keyOf(topic) ?? ''));
-    return termPostings(read);
-  };
 }
 
 if (!isMainThread && parentPort && (workerData as { indexAndFeeds?: boolean })?.indexAndFeeds) {

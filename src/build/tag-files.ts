@@ -5,7 +5,7 @@
  * previous output's is taken from there without being made (./index-and-feeds.ts).
  */
 import { digest as sha1 } from '../content/digest.ts';
-import { indexedTypes, type TagFileReuse } from '../search/index-build.ts';
+import { indexedTypes, type IndexReuse } from '../search/index-build.ts';
 import { sortForListing, topicsByTag } from '../model/listing.ts';
 import { feedHead, feedItem, feedTopics, rssXml, type FeedHead, type FeedItem } from '../outputs/feeds.ts';
 import { feedPath, intersectionFeedPath } from '../model/urls.ts';
@@ -32,11 +32,11 @@ export function topicDigests(known?: ReadonlyMap<Topic, string>): (topic: Topic)
 }
 
 /**
- * The key of a tag's own search-index file (TagFileReuse): the content types, the tag and its
+ * The key of a tag's own search-index file (IndexReuse): the content types, the tag and its
  * topics' digests. The file holds its topics in listing order, not their ordinals: a topic bumped
  * to the top of the site moves every ordinal, yet only its own tags' files change.
  */
-export function tagFileKeys(contentTypes: SiteContent['contentTypes']['list'], digestOf: (topic: Topic) => string): TagFileReuse['key'] {
+export function tagFileKeys(contentTypes: SiteContent['contentTypes']['list'], digestOf: (topic: Topic) => string): IndexReuse['key'] {
   const types = JSON.stringify(indexedTypes(contentTypes));
   return (tag, topics) => sha1(JSON.stringify([types, tag, topics.map(digestOf)]));
 }

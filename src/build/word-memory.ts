@@ -5,7 +5,8 @@
  * index thread's work after one topic changed.
  *
  * The file: its header's length in bytes (32 bits, little-endian), the header (JSON: the code
- * digest, the topics' record keys, the terms, and the arrays' lengths), padding to 4 bytes, then
+ * digest, the topics' record keys, the terms, the arrays' lengths, and the postings shards the
+ * build made of the table: ./shard-reuse.ts), padding to 4 bytes, then
  * the table's arrays as 32-bit integers of this machine. It is replaced whole: a killed build
  * leaves the last one. A file that is unreadable, of other code, or whose numbers do not fit
  * together is not used: every topic is read.
@@ -13,8 +14,10 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { replaceFile } from '../cli/atomic-file.ts';
-import type { EarlierPostings, PostingsTable } from '../search/word-postings.ts';
+import { readPostings, type EarlierPostings, type PostingsTable } from '../search/word-postings.ts';
+import { sortedWords, type SortedWords } from '../search/sorted-words.ts';
 import type { Topic } from '../content/topics.ts';
+import { sameShards, type SameShard, type ShardMemory } from './shard-reuse.ts';
 
 /** Where the words are remembered, and the code digest they are valid for (./cache.ts). */
 export interface WordMemoryFile {
@@ -31,12 +34,14 @@ interface Header {
   names: readonly string[];
   /** The lengths of topicPostings, postingTerm (= postingStart) and positions. */
   lengths: [topics: number, postings: number, positions: number];
+  /** The postings shards the build made of the table (./shard-reuse.ts). */
+  shards?: ShardMemory;
 }
 
 const ARRAYS = ['topicPostings', 'postingTerm', 'postingStart', 'positions'] as const;
 
-/** A table the last build remembered, with the record key of each of its topics ('' for none). */
-export type RememberedTable = PostingsTable & { keys: readonly string[] };
+/** A table the last build remembered, with the record key of each of its topics ('' for none), and the shards it made of it. */
+export type RememberedTable = PostingsTable & { keys: readonly string[]; shards?: ShardMemory };
 
 /** The table the last build with the same code remembered; none if there is no usable one. */
 export function readWordMemory({ file, code }: WordMemoryFile): RememberedTable | undefined {
@@ -96,7 +101,7 @@ function tableOf(bytes: Buffer, code: string): RememberedTable | undefined {
       return start % 4 === 0 ? new Int32Array(bytes.buffer, start, count) : new Int32Array(bytes.buffer.slice(start, start + 4 * count));
     });
     const [topicPostings, postingTerm, postingStart, positionList] = arrays as [Int32Array, Int32Array, Int32Array, Int32Array];
-    const table = { names: header.names, keys: header.keys, topicPostings, postingTerm, postingStart, positions: positionList };
+    const table = { names: header.names, keys: header.keys, topicPostings, postingTerm, postingStart, positions: positionList, ...(isShardMemory(header.shards) ? { shards: header.shards } : {}) };
     return fitsTogether(table) ? table : undefined;
   } catch {
     return undefined; // cut short or not ours
@@ -123,9 +128,19 @@ function fitsTogether({ names, topicPostings, postingTerm, postingStart, positio
 
 const align = (offset: number) => Math.ceil(offset / 4) * 4;
 
-/** Remembers `table`, read from topics whose record keys are `keys` (in the table's order), for the next build. */
-export function rememberWords({ file, code }: WordMemoryFile, table: PostingsTable, keys: readonly string[]): void {
-  const header = Buffer.from(JSON.stringify({ code, keys, names: table.names, lengths: [table.topicPostings.length, table.postingTerm.length, table.positions.length] } satisfies Header));
+/** Whether a header's shards are whole: a first term and two keys for each. */
+function isShardMemory(shards: unknown): shards is ShardMemory {
+  if (typeof shards !== 'object' || shards === null) return false;
+  const { bounds, keys } = shards as Partial<ShardMemory>;
+  return Array.isArray(bounds) && Array.isArray(keys) && bounds.length === keys.length && bounds.every((bound) => typeof bound === 'string') && keys.every((pair) => Array.isArray(pair) && pair.length === 2 && pair.every((key) => typeof key === 'string'));
+}
+
+/**
+ * Remembers `table`, read from topics whose record keys are `keys` (in the table's order), and the
+ * postings `shards` made of it, for the next build.
+ */
+export function rememberWords({ file, code }: WordMemoryFile, table: PostingsTable, keys: readonly string[], shards?: ShardMemory): void {
+  const header = Buffer.from(JSON.stringify({ code, keys, names: table.names, lengths: [table.topicPostings.length, table.postingTerm.length, table.positions.length], ...(shards ? { shards } : {}) } satisfies Header));
   replaceFile(
     file,
     (put) => {
@@ -141,4 +156,33 @@ export function rememberWords({ file, code }: WordMemoryFile, table: PostingsTab
     },
     { flush: false },
   );
+}
+
+/** The word memory at work in a build: what it reads the topics' words with, the shards it keeps, and how it is remembered. */
+export interface WordsAtWork {
+  postings: (topics: readonly Topic[]) => SortedWords;
+  /** Once the words are read: the last build's shards that they leave as they were. */
+  same?: SameShard;
+  /** Remembers the words read, and the `shards` made of them, for the next build. */
+  remember: (shards: ShardMemory) => void;
+}
+
+/**
+ * Reads the topics' postings, copying those of unchanged records from the word memory (the
+ * topics the build sent without their text); says which of the last build's shards are the same
+ * (./shard-reuse.ts), and remembers the words for the next build.
+ */
+export function wordsAtWork({ file, table }: { file: WordMemoryFile; table?: RememberedTable }, keyOf: (topic: Topic) => string | undefined): WordsAtWork {
+  let remember: WordsAtWork['remember'] = () => {};
+  const atWork: WordsAtWork = {
+    postings: (topics) => {
+      const read = readPostings(topics, table && earlierPostings(table, keyOf));
+      const same = table?.shards && sameShards(table, table.shards, read);
+      if (same) atWork.same = same;
+      remember = (shards) => rememberWords(file, read, topics.map((topic) => keyOf(topic) ?? ''), shards);
+      return sortedWords(read);
+    },
+    remember: (shards) => remember(shards),
+  };
+  return atWork;
 }

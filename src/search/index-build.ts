@@ -2,7 +2,7 @@ import type { Topic } from '../content/topics.ts';
 import type { ContentType } from '../content/content-types.ts';
 import { tagSlug } from '../model/tags.ts';
 import { vocabKey } from './words.ts';
-import { wordPostings, type TermPostings } from './word-postings.ts';
+import { wordPostings, type SortedWords } from './sorted-words.ts';
 import { comparePopularity } from '../model/popularity.ts';
 import {
   displayAllRowsPerFile, DISPLAY_ROWS_PER_FILE, INDEX_VERSION, type DisplayFiles, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
@@ -62,19 +62,23 @@ export function structuredCore(topics: readonly Topic[], contentTypes: readonly 
  * Asked before a per-tag file (`tags/<tag>.json`) is made: `key` names what it is made from (the
  * tag and its topics in listing order; a build's keys: ../build/index-and-feeds.ts), and `take`
  * says whether the build took the previous output's file of that key instead, so it is not made.
+ * Asked before postings shard `n` and its positions shard are made (their terms start at `first`,
+ * and end before `next`, none for the last shard), `shard` says whether the build took the previous
+ * output's instead (../build/shard-reuse.ts).
  */
-export interface TagFileReuse {
+export interface IndexReuse {
   key: (tag: string, topics: readonly Topic[]) => string;
   take: (path: string, key: string) => boolean;
+  shard?: (n: number, first: string, next: string | undefined) => boolean;
 }
 
 /**
  * All files of the search index, by path under /search-index/. `topics` must be in listing order
  * (their index is their ordinal).
  */
-export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonly ContentType[], canonicalOf: ReadonlyMap<string, string> = new Map()): Map<string, string> {
+export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonly ContentType[], canonicalOf: ReadonlyMap<string, string> = new Map(), postingsPerShard = POSTINGS_PER_SHARD): Map<string, string> {
   const files = new Map<string, string>();
-  emitSearchIndex(topics, contentTypes, canonicalOf, (path, text) => files.set(path, text));
+  emitSearchIndex(topics, contentTypes, canonicalOf, (path, text) => files.set(path, text), undefined, { postingsPerShard });
   return files;
 }
 
@@ -82,60 +86,103 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
  * Hands every file of the search index to `emit` (its path under /search-index/ and its text) as
  * soon as it is made, so a build can write each and let it go: a big site's index is never held
  * whole. `topics` must be in listing order. With `reuse`, a per-tag file is emitted with its key
- * (TagFileReuse), and not made when `reuse` takes it. `postings` reads the topics' words (a
- * rebuild's copies what it read before: ../build/word-memory.ts).
+ * (IndexReuse), and not made when `reuse` takes it, nor a postings shard and its positions shard
+ * that `reuse.shard` takes. `postings` reads the
+ * topics' words (a rebuild's copies what it read before: ../build/word-memory.ts);
+ * `postingsPerShard` sizes the shards (the tests make them small). With `listing`, the last build's
+ * core.json, whose topics without their posts are these, the files made from those alone (display
+ * files, each tag's) are not made, and core.json is that one with the new word files.
  */
 export function emitSearchIndex(
   topics: readonly Topic[],
   contentTypes: readonly ContentType[],
   canonicalOf: ReadonlyMap<string, string>,
   emit: (path: string, text: string, key?: string) => void,
-  reuse?: TagFileReuse,
-  postings: (topics: readonly Topic[]) => Iterable<TermPostings> = wordPostings,
+  reuse?: IndexReuse,
+  { postings = wordPostings, postingsPerShard = POSTINGS_PER_SHARD, listing }: { postings?: (topics: readonly Topic[]) => SortedWords; postingsPerShard?: number; listing?: CoreFile } = {},
 ): void {
-  const structured = structuredCore(topics, contentTypes);
-  const { types } = structured;
-  const typeIndex = typeIndexOf(contentTypes);
+  const words = emitWordFiles(topics, emit, reuse, postings, postingsPerShard);
+  const core: CoreFile = listing ? { ...listing, ...words } : emitListingFiles(topics, contentTypes, canonicalOf, emit, reuse, words);
+  emit('core.json', JSON.stringify(core));
+  const { count, displayShardSize, displayAllSize, displayAllBytes } = core;
+  emit(WORDS_FILE, JSON.stringify({ count, displayShardSize, displayAllSize, displayAllBytes, ...words } satisfies WordsFile));
+}
 
-  // Postings shards: consecutive runs of the sorted terms, each of about POSTINGS_PER_SHARD postings.
-  // Each shard is written as soon as it is full and its terms let go: the positions of a big site
-  // (a number per word of every post) are never all held as JSON numbers or text.
+/** What core.json and words.json say of the word files. */
+type WordFiles = Pick<CoreFile, 'postingBounds' | 'vocabKeys' | 'vocabAllBytes'>;
+
+/** The postings and positions shards and the vocabulary files (emitSearchIndex). */
+function emitWordFiles(topics: readonly Topic[], emit: (path: string, text: string) => void, reuse: IndexReuse | undefined, postings: (topics: readonly Topic[]) => SortedWords, postingsPerShard: number): WordFiles {
+  // Postings shards: consecutive runs of the sorted terms, each of about POSTINGS_PER_SHARD postings
+  // (`starts`: where each begins among the terms, then where the last ends). Each is made from its
+  // terms' postings and written, and its terms let go: the positions of a big site (a number per
+  // word of every post) are never all held as JSON numbers or text.
   const words = postings(topics);
+  const { terms, df } = words;
   const vocab = new Map<string, VocabFile>();
-  const postingBounds: string[] = [];
-  let shard: PostingsFile = {};
-  let positionShard: PositionsFile = {};
-  const writeShard = () => {
-    const n = Math.max(0, postingBounds.length - 1);
-    emit(`postings/${n}.json`, JSON.stringify(shard));
-    emit(`positions/${n}.json`, JSON.stringify(positionShard));
-  };
+  const starts: number[] = [];
   let inShard = Infinity;
-  for (const { term, all, title, positions } of words) {
+  for (let r = 0; r < terms.length; r++) {
+    const term = terms[r]!;
     const key = vocabKey(term);
     let file = vocab.get(key);
     if (!file) vocab.set(key, (file = { terms: [], df: [] }));
     file.terms.push(term);
-    file.df.push(all.length);
-    if (inShard > 0 && inShard + all.length > POSTINGS_PER_SHARD) {
-      if (postingBounds.length > 0) writeShard();
-      shard = {};
-      positionShard = {};
-      postingBounds.push(term);
+    file.df.push(df[r]!);
+    if (inShard > 0 && inShard + df[r]! > postingsPerShard) {
+      starts.push(r);
       inShard = 0;
     }
-    inShard += all.length;
-    shard[term] = [deltaEncode(all), deltaEncode(title)];
-    positionShard[term] = positions;
+    inShard += df[r]!;
   }
-  if (postingBounds.length === 0) postingBounds.push('');
-  writeShard();
+  const postingBounds = starts.length > 0 ? starts.map((r) => terms[r]!) : [''];
+  if (starts.length === 0) starts.push(0);
+  starts.push(terms.length);
+  // The shards the previous output's files stand for are not made; the others are, a run of them at a time.
+  const make = postingBounds.map((first, n) => !reuse?.shard?.(n, first, postingBounds[n + 1]));
+  for (let n = 0; n < make.length; ) {
+    if (!make[n]) {
+      n++;
+      continue;
+    }
+    let end = n;
+    while (end < make.length && make[end]) end++;
+    const listed = words.postings(starts[n]!, starts[end]!);
+    for (; n < end; n++) {
+      const shard: PostingsFile = {};
+      const positionShard: PositionsFile = {};
+      for (let r = starts[n]!; r < starts[n + 1]!; r++) {
+        const { term, all, title, positions } = listed.next().value!;
+        shard[term] = [deltaEncode(all), deltaEncode(title)];
+        positionShard[term] = positions;
+      }
+      emit(`postings/${n}.json`, JSON.stringify(shard));
+      emit(`positions/${n}.json`, JSON.stringify(positionShard));
+    }
+  }
   const vocabKeys = [...vocab.keys()].sort();
   for (const [key, file] of vocab) emit(`vocab/${key}.json`, JSON.stringify(file));
   const vocabAll = JSON.stringify(Object.fromEntries(vocabKeys.map((key) => [key, vocab.get(key)!])) satisfies VocabularyFile);
   emit('vocab-all.json', vocabAll);
   const vocabAllBytes = vocabAll.length; // characters: near enough to bytes for a budget
+  return { postingBounds, vocabKeys, vocabAllBytes };
+}
 
+/**
+ * The files made from the topics without their posts: the display files, each tag's ordinals and
+ * own file (emitSearchIndex); returns core.json, with `words`. `topics` in listing order.
+ */
+function emitListingFiles(
+  topics: readonly Topic[],
+  contentTypes: readonly ContentType[],
+  canonicalOf: ReadonlyMap<string, string>,
+  emit: (path: string, text: string, key?: string) => void,
+  reuse: IndexReuse | undefined,
+  { postingBounds, vocabKeys, vocabAllBytes }: WordFiles,
+): CoreFile {
+  const structured = structuredCore(topics, contentTypes);
+  const { types } = structured;
+  const typeIndex = typeIndexOf(contentTypes);
   const row = (topic: Topic): DisplayRow => [
     topic.slug, topic.title, topic.excerpt, Math.floor(topic.updatedMs / 1000), topic.replies, topic.author, topic.tags,
   ];
@@ -155,7 +202,6 @@ export function emitSearchIndex(
   const tagId = new Map(structured.tagNames.map((tag, i) => [tag, i]));
   const tagSynonyms = [...canonicalOf].flatMap(([synonym, canonical]): Array<[string, number]> => (tagId.has(canonical) ? [[synonym, tagId.get(canonical)!]] : []));
   const core: CoreFile = { version: INDEX_VERSION, ...display, postingBounds, vocabKeys, vocabAllBytes, ...structured, ...(tagSynonyms.length > 0 ? { tagSynonyms } : {}) };
-  emit('core.json', JSON.stringify(core));
 
   // One self-contained file per tag: its topics only, with local ids for tags, authors and types.
   const byTag = new Map<string, number[]>();
@@ -166,7 +212,6 @@ export function emitSearchIndex(
       list.push(ordinal);
     }
   });
-  emit(WORDS_FILE, JSON.stringify({ count: topics.length, ...display, postingBounds, vocabKeys, vocabAllBytes } satisfies WordsFile));
   for (const [tag, ordinals] of byTag) {
     const path = `tags/${tagSlug(tag)}.json`;
     emit(`tag-ordinals/${tagSlug(tag)}.json`, JSON.stringify(deltaEncode(ordinals) satisfies TagOrdinalsFile));
@@ -186,4 +231,5 @@ export function emitSearchIndex(
     };
     emit(path, JSON.stringify(file), key);
   }
+  return core;
 }

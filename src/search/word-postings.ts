@@ -77,6 +77,8 @@ export interface EarlierPostings {
 /** A table as read, with what handing out each term's postings needs. */
 export interface ReadPostings extends PostingsTable {
   postingOrdinal: Int32Array;
+  /** Per topic (by ordinal): the index in the earlier table its postings were copied from, or -1 where its words were read. */
+  copiedFrom: Int32Array;
   /** Per term id: how many topics hold it, how many hold it in the title, and how many numbers its positions take. */
   df: Int32Array;
   titleDf: Int32Array;
@@ -196,10 +198,14 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
     topicPostings.push(to - from);
   };
 
+  const copiedFrom = new Int32Array(topics.length).fill(-1);
   topics.forEach((topic, ordinal) => {
     const at = earlier?.at(topic);
     if (at === undefined) read(topic, ordinal);
-    else copy(at, ordinal);
+    else {
+      copiedFrom[ordinal] = at;
+      copy(at, ordinal);
+    }
   });
   return {
     names,
@@ -208,86 +214,9 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
     postingOrdinal: postingOrdinal.values,
     postingStart: postingStart.values,
     positions: positions.values,
+    copiedFrom,
     df: df.values,
     titleDf: titleDf.values,
     placeCount: placeCount.values,
   };
-}
-
-/** At most this many postings, and this many places, are laid out by term at a time (16 and 32 MB). */
-const LAID_OUT_POSTINGS = 1 << 22;
-const LAID_OUT_PLACES = 1 << 23;
-
-/**
- * Every term of a read with its postings, in code-point order of the terms. Each term's lists are
- * made only when it is handed out: what a big site holds meanwhile is a few bytes a posting, not
- * an array per term.
- *
- * The read is in ordinal order, and taking each term's postings straight from it jumps about the
- * whole table for every posting (3 s at 100,000 topics, most of it waiting for memory). So the
- * terms are taken a run at a time, each run's postings and places first laid out term by term in
- * one pass over the table (a counting sort), then handed out from there in order: one pass for
- * all terms up to some 10,000 topics, a few passes for bigger sites, whose runs are sized to keep
- * the laid-out copy within 48 MB. `run` sets those sizes (the tests make them small).
- */
-export function* termPostings(read: ReadPostings, run = { postings: LAID_OUT_POSTINGS, places: LAID_OUT_PLACES }): Generator<TermPostings> {
-  const { names, df, titleDf, placeCount, postingTerm, postingOrdinal, postingStart, positions } = read;
-  const terms = names.length;
-  const order = names.map((_, id) => id).sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
-  const rank = new Int32Array(terms);
-  order.forEach((id, r) => (rank[id] = r));
-  // Per term in that order: where its postings, and its places, start among all terms'.
-  const firstPosting = new Float64Array(terms + 1);
-  const firstPlace = new Float64Array(terms + 1);
-  for (let r = 0; r < terms; r++) {
-    firstPosting[r + 1] = firstPosting[r]! + df[order[r]!]!;
-    firstPlace[r + 1] = firstPlace[r]! + placeCount[order[r]!]!;
-  }
-  /** A run's postings (each its ordinal, or -1 - ordinal when the term is in its title) and places; bigger for a term that needs more. */
-  let ordinals = new Int32Array(Math.min(run.postings, postingTerm.length));
-  let places = new Int32Array(Math.min(run.places, positions.length));
-  for (let from = 0; from < terms; ) {
-    // The run: terms from `from` up to `to`, as many as fit (at least one).
-    let to = from + 1;
-    while (to < terms && firstPosting[to + 1]! - firstPosting[from]! <= ordinals.length && firstPlace[to + 1]! - firstPlace[from]! <= places.length) to++;
-    if (firstPosting[to]! - firstPosting[from]! > ordinals.length) ordinals = new Int32Array(firstPosting[to]! - firstPosting[from]!);
-    if (firstPlace[to]! - firstPlace[from]! > places.length) places = new Int32Array(firstPlace[to]! - firstPlace[from]!);
-    const nextPosting = new Float64Array(to - from);
-    const nextPlace = new Float64Array(to - from);
-    for (let r = from; r < to; r++) {
-      nextPosting[r - from] = firstPosting[r]! - firstPosting[from]!;
-      nextPlace[r - from] = firstPlace[r]! - firstPlace[from]!;
-    }
-    for (let p = 0; p < postingTerm.length; p++) {
-      const r = rank[postingTerm[p]!]! - from;
-      if (r < 0 || r >= to - from) continue;
-      const start = postingStart[p]!;
-      ordinals[nextPosting[r]!++] = start & 1 ? -1 - postingOrdinal[p]! : postingOrdinal[p]!;
-      const end = p + 1 < postingStart.length ? postingStart[p + 1]! >> 1 : positions.length;
-      let at = nextPlace[r]!;
-      for (let i = start >> 1; i < end; i++) places[at++] = positions[i]!;
-      nextPlace[r] = at;
-    }
-    // Each list is made at its final length (its counts are known), not grown as it is filled.
-    for (let r = from; r < to; r++) {
-      const id = order[r]!;
-      const all: number[] = new Array(df[id]!);
-      const title: number[] = new Array(titleDf[id]!);
-      let titles = 0;
-      for (let k = firstPosting[r]! - firstPosting[from]!, n = 0; n < all.length; k++, n++) {
-        const ordinal = ordinals[k]!;
-        if (ordinal < 0) all[n] = title[titles++] = -1 - ordinal;
-        else all[n] = ordinal;
-      }
-      const list: number[] = new Array(placeCount[id]!);
-      for (let k = firstPlace[r]! - firstPlace[from]!, n = 0; n < list.length; k++, n++) list[n] = places[k]!;
-      yield { term: names[id]!, all, title, positions: list };
-    }
-    from = to;
-  }
-}
-
-/** Every term of the topics' titles and posts with its postings, in code-point order of the terms (`topics` in ordinal order). */
-export function wordPostings(topics: readonly Topic[]): Generator<TermPostings> {
-  return termPostings(readPostings(topics));
 }

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Topic } from '../../src/content/topics.ts';
 import { sortForListing } from '../../src/model/listing.ts';
-import { readPostings, termPostings, wordPostings } from '../../src/search/word-postings.ts';
+import { readPostings } from '../../src/search/word-postings.ts';
+import { termPostings } from '../../src/search/sorted-words.ts';
 import { earlierPostings, readWordMemory, rememberWords, type WordMemoryFile } from '../../src/build/word-memory.ts';
 import { topicRecordKey } from '../../src/content/read-topics.ts';
 import { corpusArb, WORDS } from './search-corpus.ts';
@@ -65,7 +66,7 @@ describe('word memory', () => {
         corpusArb.chain(({ topics }) => nextArb(topics).chain((second) => nextArb(second).map((third) => [topics, second, third]))),
         (versions) => {
           const memory = { file: join(folder, `run-${run++}.bin`), code: 'code-1' };
-          for (const topics of versions) expect(rebuildRead(topics, memory)).toEqual([...wordPostings(sortForListing(topics))]);
+          for (const topics of versions) expect(rebuildRead(topics, memory)).toEqual([...termPostings(readPostings(sortForListing(topics)))]);
         },
       ),
       { numRuns: 150 },

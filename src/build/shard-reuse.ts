@@ -1,0 +1,103 @@
+/**
+ * Which postings shards (and their positions shards) of the last build's search index a rebuild
+ * keeps as they are, instead of making every shard again and comparing it by its digest: the
+ * larger part of the index thread's work after one topic changed (./index-and-feeds.ts).
+ *
+ * A shard holds, for each of its terms, the ordinals of the topics holding it and its places in
+ * them. So it is the same file as the last build's when it begins and ends at the same terms and
+ * none of its terms' postings changed: all topics the last build read keep their ordinals (none
+ * moved in the listing), and no topic holding one of its terms changed how it holds it. An edited
+ * topic read anew at its ordinal changes the postings of the words it gained or lost and of those
+ * it holds at other places; a new topic, or one deleted, those of all its words.
+ */
+import type { PostingsTable, ReadPostings } from '../search/word-postings.ts';
+
+/** Where each topic's postings begin in a table, and (last) where the last ends. */
+function firstPostings({ topicPostings }: PostingsTable): Float64Array {
+  const first = new Float64Array(topicPostings.length + 1);
+  for (let topic = 0; topic < topicPostings.length; topic++) first[topic + 1] = first[topic]! + topicPostings[topic]!;
+  return first;
+}
+
+/** Whether posting `p` of table `a` and posting `q` of table `b` are the same: in the title or not alike, and the same numbers for the places. */
+function samePosting(a: PostingsTable, p: number, b: PostingsTable, q: number): boolean {
+  if ((a.postingStart[p]! & 1) !== (b.postingStart[q]! & 1)) return false;
+  const end = (t: PostingsTable, i: number) => (i + 1 < t.postingStart.length ? t.postingStart[i + 1]! >> 1 : t.positions.length);
+  const from = a.postingStart[p]! >> 1;
+  const to = b.postingStart[q]! >> 1;
+  const length = end(a, p) - from;
+  if (end(b, q) - to !== length) return false;
+  for (let i = 0; i < length; i++) if (a.positions[from + i] !== b.positions[to + i]) return false;
+  return true;
+}
+
+/** The postings shards a build made: where each begins (the index's postingBounds), and the keys of its postings and positions files. */
+export interface ShardMemory {
+  bounds: readonly string[];
+  keys: ReadonlyArray<readonly [postings: string, positions: string]>;
+}
+
+/** A shard of the last build that is the same now: the keys of its two files; undefined when it is not. */
+export type SameShard = (n: number, first: string, next: string | undefined) => readonly [string, string] | undefined;
+
+/**
+ * The shards of the last build that `read` leaves as they were, asked by number with the terms the
+ * shard begins at and the next begins at (none for the last shard). `table` is that build's read,
+ * `shards` what it made of it. None at all when a topic of that build moved in the listing: every
+ * ordinal after it changed.
+ */
+export function sameShards(table: PostingsTable, shards: ShardMemory, read: ReadPostings): SameShard | undefined {
+  const { copiedFrom } = read;
+  const copied = new Uint8Array(table.topicPostings.length);
+  for (let ordinal = 0; ordinal < copiedFrom.length; ordinal++) {
+    const at = copiedFrom[ordinal]!;
+    if (at === -1) continue;
+    if (at !== ordinal) return undefined;
+    copied[at] = 1;
+  }
+  // The words whose postings changed: of a topic read anew where the last build had a topic it did
+  // not copy, those whose posting there is not the same (present, in the title, at the same places);
+  // of any other topic read anew, all its words as they are now, and of any other not copied, all as they were.
+  const changed = new Set<string>();
+  const firstOfRead = firstPostings(read);
+  const firstOfTable = firstPostings(table);
+  const compared = new Uint8Array(table.topicPostings.length);
+  for (let ordinal = 0; ordinal < copiedFrom.length; ordinal++) {
+    if (copiedFrom[ordinal] !== -1) continue;
+    const then = new Map<string, number>();
+    if (ordinal < copied.length && copied[ordinal] === 0) {
+      compared[ordinal] = 1;
+      for (let p = firstOfTable[ordinal]!; p < firstOfTable[ordinal + 1]!; p++) then.set(table.names[table.postingTerm[p]!]!, p);
+    }
+    for (let q = firstOfRead[ordinal]!; q < firstOfRead[ordinal + 1]!; q++) {
+      const name = read.names[read.postingTerm[q]!]!;
+      const p = then.get(name);
+      if (p === undefined || !samePosting(table, p, read, q)) changed.add(name);
+      then.delete(name);
+    }
+    for (const name of then.keys()) changed.add(name);
+  }
+  for (let at = 0; at < copied.length; at++) {
+    if (copied[at] === 1 || compared[at] === 1) continue;
+    for (let p = firstOfTable[at]!; p < firstOfTable[at + 1]!; p++) changed.add(table.names[table.postingTerm[p]!]!);
+  }
+  // In code-unit order, as the terms are sorted.
+  const sorted = [...changed].sort();
+  /** Whether a changed word lies from `from` on (from the start when undefined) and before `to` (to the end when undefined). */
+  const touched = (from: string | undefined, to: string | undefined) => {
+    let low = 0;
+    let high = sorted.length;
+    while (from !== undefined && low < high) {
+      const middle = (low + high) >> 1;
+      if (sorted[middle]! < from) low = middle + 1;
+      else high = middle;
+    }
+    return low < sorted.length && (to === undefined || sorted[low]! < to);
+  };
+  return (n, first, next) => {
+    const keys = shards.keys[n];
+    if (keys === undefined || shards.bounds[n] !== first || shards.bounds[n + 1] !== next) return undefined;
+    // The first shard holds every term before its first too: one that went, or came, changes it.
+    return touched(n === 0 ? undefined : first, next) ? undefined : keys;
+  };
+}
