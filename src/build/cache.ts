@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { writer } from './write-files.ts';
 import { sameFile, sitePath, type FolderFiles, type FolderListing } from './folder-files.ts';
 import type { RouteFiles } from './store.ts';
+import type { SiteContent } from '../content/load.ts';
 
 const CODE = ['src', 'public', 'schemas', 'package-lock.json'];
 
@@ -73,6 +74,14 @@ export const rememberedFiles = (cacheDir: string, code: string): RememberedFile[
  */
 export function unchangedFiles(outDir: string, files: readonly RememberedFile[]): Map<string, string> {
   return keysOf(files.filter(([file, , size, mtimeMs]) => sameFile(join(outDir, file), size, mtimeMs)));
+}
+
+/**
+ * The key of what the listings give a page besides the code (which keys the whole memory): the
+ * topics without their posts (`listings`, src/content/load.ts) and the data files.
+ */
+export function listingsKey(listings: string, { members, links, contentTypes, tags, oldAddresses }: SiteContent): string {
+  return createHash('sha1').update(JSON.stringify(['listings', listings, members, links, contentTypes.list, [...tags.canonicalOf], [...tags.descriptions], tags.aliases, oldAddresses])).digest('hex');
 }
 
 /** Remembered files' keys by file. */

@@ -202,11 +202,18 @@ async function renderPages(app: BundleApp, build: Build, kept: KeptRenderer): Pr
       const path = pathname.replace(/\/$/, '');
       if (seen.has(path)) continue;
       seen.add(path);
+      const file = route.type === 'endpoint' ? pathname.slice(1) : STATUS_PAGES.has(pathname) ? `${pathname.slice(1)}.html` : [pathname.replace(/^\/+|\/+$/g, ''), 'index.html'].filter(Boolean).join('/');
+      // A page or endpoint without parameters made from the same listings (./prerenderer.ts) is reused, not rendered.
+      const { reuse } = build;
+      if (route.params.length === 0 && reuse.fromListings !== undefined && reuse.previous.get(file) === reuse.fromListings) {
+        reuse.next.set(file, reuse.fromListings);
+        reuse.reused.add(file);
+        continue;
+      }
       if (route.type === 'page') pages.push(`/${(kept.trailingSlash === 'never' ? pathname : pathname.replace(/\/?$/, '/')).replace(/^\//, '')}`);
       const { response } = normalized(await prerenderer.render(new Request(renderedUrl(pathname, route, base, kept.trailingSlash, origin)), { routeData: route }));
       if (response.status >= 300 && response.status < 400) throw new Error(`${pathname} answered with a redirect, which a rebuild does not write: run npm run build -- --clean`);
       if (!response.body) continue; // written by the page writer
-      const file = route.type === 'endpoint' ? pathname.slice(1) : STATUS_PAGES.has(pathname) ? `${pathname.slice(1)}.html` : [pathname.replace(/^\/+|\/+$/g, ''), 'index.html'].filter(Boolean).join('/');
       if (inPublic.has(file)) continue; // public/'s file wins, as in Astro's build
       files.write(file, Buffer.from(await response.arrayBuffer()));
     }

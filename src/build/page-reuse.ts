@@ -88,6 +88,15 @@ export async function pagesToRender<P extends StaticPath>(pattern: string, paths
 }
 
 /**
+ * Says the page being rendered shows more than the listings give it (as the search page, which
+ * holds the index's words.json): it is rendered in every build (./prerenderer.ts).
+ */
+export function showsMoreThanListings(): void {
+  const reuse = buildStore().reuse;
+  if (reuse) reuse.postsShown++;
+}
+
+/**
  * What `make` gives (a value JSON keeps as it is), made from the listings only (see
  * listingPagesToRender): while those are as the previous build had them, what it gave then, under
  * the same `name`, without making it again.

@@ -35,6 +35,14 @@ export function directoryPageFile(pathname: string, base: string): string | unde
   return `${inside}index.html`;
 }
 
+/** The file of a page or endpoint without parameters, by its address's path; undefined for a status-code page. */
+function staticFile(pathname: string, type: string, base: string): string | undefined {
+  if (type === 'page') return directoryPageFile(pathname, base);
+  const prefix = base.endsWith('/') ? base : `${base}/`;
+  const path = decodeURIComponent(pathname);
+  return type === 'endpoint' && path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
+}
+
 /** Where the pages go, and for a rebuild, the previous output (`from`) and the pages reused from it. */
 export interface PageFiles {
   outDir: string;
@@ -75,9 +83,15 @@ export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, f
       return paths;
     },
     async render(request, options) {
+      const shown = reuse?.pages.postsShown;
       const rendered = await defaults.render(request, options);
       const { response, metadata } = rendered instanceof Response ? { response: rendered, metadata: undefined } : rendered;
       const url = new URL(request.url);
+      // A page or endpoint without parameters that showed no post is made from the listings only:
+      // keyed by them, it is reused while they are the same (./kept-renderer.ts).
+      const fromListings = reuse && options.routeData.params.length === 0 && reuse.pages.postsShown === shown && response.status === 200 ? reuse.pages.fromListings : undefined;
+      const named = fromListings && staticFile(url.pathname, options.routeData.type, base);
+      if (named) reuse!.pages.next.set(named, fromListings!);
       // A page path with `?` or `#` would not survive as an address: Astro names its file.
       const file = files && options.routeData.type === 'page' && response.status === 200 && response.body && !url.search && !url.hash ? directoryPageFile(url.pathname, base) : undefined;
       if (!files || !file || inPublic.has(file) || !response.headers.get('content-type')?.startsWith('text/html')) return rendered;

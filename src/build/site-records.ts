@@ -53,6 +53,9 @@ function derive(content: SiteContent): SiteData {
     tags: content.tags,
     oldAddresses: content.oldAddresses,
     withPost: (topic) => {
+      // A page showing a post is not one made from the listings only (../build/prerenderer.ts).
+      const reuse = buildStore().reuse;
+      if (reuse) reuse.postsShown++;
       const post = postOf(content, topic);
       return post === topic ? topic : { ...topic, html: post.html, text: post.text };
     },

@@ -55,6 +55,13 @@ export interface PageReuse {
    * from, and its page files, in the previous build (`previous`) and in this one (`next`).
    */
   routes: { previous: ReadonlyMap<string, RouteFiles>; next: Map<string, RouteFiles> };
+  /**
+   * The key of a page or endpoint without parameters (`/tags/`, `/rss.xml`) made from the listings
+   * only, in this build (cache.ts listingsKey): one that showed no post is reused while it is the same.
+   */
+  fromListings?: string;
+  /** How many times a page asked for a topic's post, or said it shows more than the listings (page-reuse.ts showsMoreThanListings). */
+  postsShown: number;
 }
 
 /**

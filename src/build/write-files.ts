@@ -69,7 +69,7 @@ export function writeSitemap(
   const files = writer(outDir);
   // Pages only (their paths end in `/`): not feeds, data files or the "not found" page.
   // Pages reused from the previous build were not rendered, so Astro does not list them.
-  const reused = [...reuse.reused].filter((file) => file.endsWith('/index.html')).map((file) => `/${file.slice(0, -'index.html'.length)}`);
+  const reused = [...reuse.reused].filter((file) => file === 'index.html' || file.endsWith('/index.html')).map((file) => `/${file.slice(0, -'index.html'.length)}`);
   // Old addresses that lead elsewhere are no pages of their own.
   const moved = new Set(redirected.map((path) => decodeURI(path)));
   const listed = [...pages, ...reused].filter((path) => path.endsWith('/') && path !== '/404/' && !moved.has(decodeURI(path))).sort();

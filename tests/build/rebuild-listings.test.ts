@@ -43,8 +43,9 @@ async function expectCleanBuild(site: string): Promise<void> {
 }
 
 const topic = join(content, 'topics/share/clipboard-cleaner-workflow.md');
-// Its tags' and its author's listing pages, its tags' feeds, and the sitemap.
-const listings = ['tags/clipboard/index.html', 'tags/text/index.html', 'tags/regex/index.html', `${decodeURI(memberPath('felix.m')).slice(1)}index.html`, 'tags/clipboard/rss.xml', 'tags/regex/rss.xml', 'sitemap-0.xml'];
+// Its tags' and its author's listing pages, its tags' feeds, the sitemap, and pages and endpoints
+// without parameters made from the listings: the home page, the list of tags, the site's feed, the workflow list.
+const listings = ['tags/clipboard/index.html', 'tags/text/index.html', 'tags/regex/index.html', `${decodeURI(memberPath('felix.m')).slice(1)}index.html`, 'tags/clipboard/rss.xml', 'tags/regex/rss.xml', 'sitemap-0.xml', 'index.html', 'tags/index.html', 'rss.xml', 'api/workflows.json'];
 
 describe('a rebuild after a post changed', () => {
   const site = join(outputs, 'site');
@@ -54,10 +55,13 @@ describe('a rebuild after a post changed', () => {
     await build(site);
     const before = listings.map(modified);
     const page = modified('topics/clipboard-cleaner-workflow/index.html');
+    const searchPage = modified('search/index.html');
     // At the end of the post, past its excerpt: what listings show of the topic stays the same.
     writeFileSync(topic, `${readFileSync(topic, 'utf8')}\nA sentence added after the first build.\n`);
     await build(site);
     expect(listings.map(modified), 'listing pages and feeds kept as they were').toEqual(before);
+    // The search page holds the index's words, which the sentence changed.
+    expect(modified('search/index.html')).not.toBe(searchPage);
     expect(modified('topics/clipboard-cleaner-workflow/index.html')).not.toBe(page);
     expect(readFileSync(join(site, 'topics/clipboard-cleaner-workflow/index.html'), 'utf8')).toContain('A sentence added after the first build.');
     await expectCleanBuild(site);
@@ -74,7 +78,7 @@ describe('a rebuild after a post changed', () => {
     writeFileSync(topic, readFileSync(topic, 'utf8').replace(/^title: .*$/m, 'title: "Clipboard Cleaner, renamed after the first build"').replace(/^updated: .*$/m, 'updated: 2026-11-26'));
     await build(site);
     expect(modified('tags/text/index.html')).not.toBe(before);
-    for (const file of ['tags/text/index.html', 'tags/clipboard/rss.xml']) expect(readFileSync(join(site, file), 'utf8'), file).toContain('Clipboard Cleaner, renamed after the first build');
+    for (const file of ['tags/text/index.html', 'tags/clipboard/rss.xml', 'rss.xml']) expect(readFileSync(join(site, file), 'utf8'), file).toContain('Clipboard Cleaner, renamed after the first build');
     expect(readFileSync(join(site, 'sitemap-0.xml'), 'utf8')).toMatch(/<loc>[^<]*\/topics\/clipboard-cleaner-workflow\/<\/loc><lastmod>2026-11-26<\/lastmod>/);
     await expectCleanBuild(site);
   });

@@ -19,7 +19,7 @@ afterAll(() => Object.assign(store, before));
 function nextBuild(listings: string, last?: PageReuse, lose: string[] = []): PageReuse {
   const previous = new Map(last?.next);
   for (const file of lose) previous.delete(file);
-  const reuse: PageReuse = { previous, next: new Map(), reused: new Set(), carried: new Set(), inPlace: false, listings, routes: { previous: new Map(last?.routes.next), next: new Map() } };
+  const reuse: PageReuse = { previous, next: new Map(), reused: new Set(), carried: new Set(), inPlace: false, listings, routes: { previous: new Map(last?.routes.next), next: new Map() }, postsShown: 0 };
   // Each build reads its content anew (the values made from it are made once a build).
   Object.assign(store, { source: { root, contentDir: resolve(root, 'content'), excerptLength: 200 }, content: undefined, reuse });
   return reuse;

@@ -135,7 +135,7 @@ describe("tagsite's prerenderer", () => {
     const previous = folder();
     mkdirSync(join(previous, 'topics', 'kept'), { recursive: true });
     writeFileSync(join(previous, 'topics', 'kept', 'index.html'), 'kept page');
-    const pages: PageReuse = { previous: new Map(), next: new Map(), reused: new Set(['topics/kept/index.html']), carried: new Set(), inPlace: false, routes: { previous: new Map(), next: new Map() } };
+    const pages: PageReuse = { previous: new Map(), next: new Map(), reused: new Set(['topics/kept/index.html']), carried: new Set(), inPlace: false, routes: { previous: new Map(), next: new Map() }, postsShown: 0 };
     const { prerenderer, outDir } = await setUp({ reuse: { from: previous, pages } });
     await prerenderer.getStaticPaths();
     expect([...pages.carried]).toEqual(['topics/kept/index.html']);
