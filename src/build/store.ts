@@ -71,7 +71,7 @@ export interface PageReuse {
 export interface RouteFiles {
   inputs: string;
   files: readonly string[];
-  /** What the build made of them besides the files, as JSON keeps it (the feeds' line about intersection pages). */
+  /** What the build made besides the files, as JSON keeps it: the feeds' line about intersection pages, the search page's answer to a search for nothing. */
   value?: unknown;
 }
 

@@ -86,12 +86,12 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
  * Hands every file of the search index to `emit` (its path under /search-index/ and its text) as
  * soon as it is made, so a build can write each and let it go: a big site's index is never held
  * whole. `topics` must be in listing order. With `reuse`, a per-tag file is emitted with its key
- * (IndexReuse), and not made when `reuse` takes it, nor a postings shard and its positions shard
- * that `reuse.shard` takes. `postings` reads the
- * topics' words (a rebuild's copies what it read before: ../build/word-memory.ts);
- * `postingsPerShard` sizes the shards (the tests make them small). With `listing`, the last build's
- * core.json, whose topics without their posts are these, the files made from those alone (display
- * files, each tag's) are not made, and core.json is that one with the new word files.
+ * (IndexReuse), and not made when `reuse` takes it; nor is a postings shard, with its positions
+ * shard, that `reuse.shard` takes. `postings` reads the topics' words (a rebuild's copies what it
+ * read before: ../build/word-memory.ts); `postingsPerShard` sizes the shards (the tests make them
+ * small). With `listing`, the last build's core.json, whose topics without their posts are these,
+ * the files made from those alone (display files, each tag's) are not made, and core.json is that
+ * one with the new word files.
  */
 export function emitSearchIndex(
   topics: readonly Topic[],
