@@ -12,7 +12,7 @@
 import { digest as sha1 } from '../content/digest.ts';
 import options from 'virtual:tagsite/options';
 import { fromSiteRecords, type SiteData } from './site-records.ts';
-import { buildStore } from './store.ts';
+import { buildStore, reuseRoute } from './store.ts';
 import { topicRecordKey } from '../content/read-topics.ts';
 import type { Topic } from '../content/topics.ts';
 
@@ -128,14 +128,6 @@ export async function listingPagesToRender<P extends StaticPath>(pattern: string
   if (!reuse) return paths();
   const { listings } = await digests();
   if (listings === undefined) return pagesToRender(pattern, paths());
-  const earlier = reuse.routes.previous.get(pattern);
-  if (earlier?.inputs === listings && earlier.files.every((file) => reuse.previous.has(file))) {
-    for (const file of earlier.files) {
-      reuse.next.set(file, reuse.previous.get(file)!);
-      reuse.reused.add(file);
-    }
-    reuse.routes.next.set(pattern, earlier);
-    return [];
-  }
+  if (reuseRoute(reuse, pattern, listings)) return [];
   return pagesToRender(pattern, paths(), (files) => reuse.routes.next.set(pattern, { inputs: listings, files }));
 }

@@ -75,6 +75,22 @@ export interface RouteFiles {
   value?: unknown;
 }
 
+/**
+ * Reuses the files of the remembered route `name` (a route's pages, the sitemap) by their previous
+ * keys, when the previous build made them from the same `inputs` and all are still as it left
+ * them; says whether it did.
+ */
+export function reuseRoute(reuse: PageReuse, name: string, inputs: string | undefined): boolean {
+  const earlier = reuse.routes.previous.get(name);
+  if (inputs === undefined || earlier?.inputs !== inputs || !earlier.files.every((file) => reuse.previous.has(file))) return false;
+  for (const file of earlier.files) {
+    reuse.next.set(file, reuse.previous.get(file)!);
+    reuse.reused.add(file);
+  }
+  reuse.routes.next.set(name, earlier);
+  return true;
+}
+
 /** What a finished build reports back to `npm run build`. */
 export interface BuildOutcome {
   outDir: string;

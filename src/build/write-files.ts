@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { sitemapFiles } from '../outputs/sitemap.ts';
 import { digest as sha1 } from '../content/digest.ts';
 import type { IndexAndFeeds } from './index-and-feeds.ts';
-import type { PageReuse } from './store.ts';
+import { reuseRoute, type PageReuse } from './store.ts';
 
 /** Puts files into one folder, making each sub-folder once. */
 export interface FolderWriter {
@@ -74,15 +74,7 @@ export function writeSitemap(
   const moved = new Set(redirected.map((path) => decodeURI(path)));
   const listed = [...pages, ...reused].filter((path) => path.endsWith('/') && path !== '/404/' && !moved.has(decodeURI(path))).sort();
   const inputs = reuse.listings && sha1(JSON.stringify([siteRoot, reuse.listings, listed]));
-  const earlier = reuse.routes.previous.get(SITEMAP);
-  if (inputs && earlier?.inputs === inputs && earlier.files.every((file) => reuse.previous.has(file))) {
-    for (const file of earlier.files) {
-      reuse.next.set(file, reuse.previous.get(file)!);
-      reuse.reused.add(file);
-    }
-    reuse.routes.next.set(SITEMAP, earlier);
-    return;
-  }
+  if (reuseRoute(reuse, SITEMAP, inputs)) return;
   const made = sitemapFiles(siteRoot, listed, dates());
   for (const [name, xml] of made) {
     files.write(name, xml);
