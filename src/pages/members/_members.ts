@@ -42,15 +42,18 @@ const memberTopicPages = fromSiteRecords(({ topics }) => {
 
 type MemberPath = { params: Record<string, string>; props: MembersPageProps };
 
-/** A member's pages (`from` page 1 or 2 on), as a group reused whole while the member and their topics are the same. */
-function memberGroup(member: MemberRecord, pages: Topic[][], from: 1 | 2): PageGroup<MemberPath> {
+/**
+ * A member's first page (the profile, `first`) or further pages of their topics, as a group reused
+ * whole while the member and their topics are the same.
+ */
+function memberGroup(member: MemberRecord, pages: Topic[][], first: boolean): PageGroup<MemberPath> {
   return {
     name: member.slug,
     inputs: () => [member, listingDigestOf(pages.flat())],
     paths: () =>
-      pages.slice(from - 1).map((topics, i): MemberPath => ({
-        params: from === 1 ? { slug: member.slug } : { slug: member.slug, page: String(i + 2) },
-        props: { kind: 'member', member, topics, page: i + from, pages: pages.length } satisfies MemberPageProps,
+      (first ? pages.slice(0, 1) : pages.slice(1)).map((topics, i): MemberPath => ({
+        params: first ? { slug: member.slug } : { slug: member.slug, page: String(i + 2) },
+        props: { kind: 'member', member, topics, page: first ? 1 : i + 2, pages: pages.length } satisfies MemberPageProps,
       })),
   };
 }
@@ -58,7 +61,7 @@ function memberGroup(member: MemberRecord, pages: Topic[][], from: 1 | 2): PageG
 /** Pages 2+ of each member's topics, in a group for each member: /members/<member>/<n>/. */
 export async function memberTopicPageGroups(): Promise<Array<PageGroup<MemberPath>>> {
   const [members, pagesOf] = await Promise.all([memberList(), memberTopicPages()]);
-  return members.map((member) => memberGroup(member, pagesOf(member), 2));
+  return members.map((member) => memberGroup(member, pagesOf(member), false));
 }
 
 /** Pages 2+ of each member's topics (memberTopicPageGroups), in one list. */
@@ -81,7 +84,7 @@ async function memberListPaths(firstPage: boolean): Promise<MemberPath[]> {
 /** Pages 2+ of /members/ (one group, keyed page by page), and each member's first page (a group for each member). */
 export async function memberPageGroups(): Promise<Array<PageGroup<MemberPath>>> {
   const [members, pagesOf] = await Promise.all([memberList(), memberTopicPages()]);
-  return [{ name: '(list)', paths: () => memberListPaths(false) }, ...members.map((member) => memberGroup(member, pagesOf(member), 1))];
+  return [{ name: '(list)', paths: () => memberListPaths(false) }, ...members.map((member) => memberGroup(member, pagesOf(member), true))];
 }
 
 /** Pages of /members/ (page 1 when `firstPage`, else /members/<n>/) and each member's first page. */
