@@ -116,70 +116,18 @@ export async function sameWhileListings<T>(name: string, make: () => T): Promise
   return value;
 }
 
-const listingDigests = new WeakMap<readonly Topic[], string>();
-
-/**
- * A digest of the topics' listing keys (each the digest of a record without its post: all that a
- * listing page shows of a topic), in their order; made once a list (a tag's list serves its first
- * pages' route and its further pages').
- */
-export function listingDigestOf(topics: readonly Topic[]): string {
-  let made = listingDigests.get(topics);
-  if (made === undefined) {
-    const known = buildStore().reuse?.listingKeys;
-    listingDigests.set(topics, (made = sha1(topics.map((topic) => known?.get(topic.slug) ?? topicRecordKey({ ...topic, html: '', text: '' })).join('\n'))));
-  }
-  return made;
-}
-
-/** Some pages of a route (a tag's listing pages), made from a few inputs only. */
-export interface PageGroup<P> {
-  /** The group's name in its route (a tag). */
-  name: string;
-  /**
-   * Everything its pages are made from besides the site's settings, as JSON (a list of topics as its
-   * listingDigestOf): while that is the same, its pages are too. Without it they are keyed one by one.
-   */
-  inputs?: () => unknown;
-  paths: () => P[] | Promise<P[]>;
-}
-
 /**
  * pagesToRender for a route whose pages are made from the listings only: the topics without their
- * posts, the data files and the site's options (its paths read nothing else). When all of those
+ * posts, the data files and the site's options (`paths` reads nothing else). When all of those
  * are as the previous build had them, and its pages of the route are all still as it left them,
- * every page is reused by its previous key without a path being made or keyed: after a topic's
- * post changed, tag, intersection and member pages take no work. Otherwise each group of its
- * pages made from the same inputs as in the previous build, and all still as it left them, is
- * reused the same way: after a topic's title changed, only its tags' pages are made and keyed.
+ * every page is reused by its previous key without `paths` being made or keyed: after a topic's
+ * post changed, tag, intersection and member pages take no work.
  */
-export async function groupedPagesToRender<P extends StaticPath>(pattern: string, groups: () => Array<PageGroup<P>> | Promise<Array<PageGroup<P>>>): Promise<P[]> {
+export async function listingPagesToRender<P extends StaticPath>(pattern: string, paths: () => P[] | Promise<P[]>): Promise<P[]> {
   const reuse = buildStore().reuse;
-  if (!reuse) return (await Promise.all((await groups()).map((group) => group.paths()))).flat();
-  const { site, listings } = await digests();
-  if (reuseRoute(reuse, pattern, listings)) {
-    // Its groups' memory goes on with it, for a build that changes some of them.
-    for (const [name, earlier] of reuse.routes.previous) if (name.startsWith(`${pattern} `)) reuse.routes.next.set(name, earlier);
-    return [];
-  }
-  const render: P[] = [];
-  const files: string[] = [];
-  for (const group of await groups()) {
-    const name = `${pattern} ${group.name}`;
-    const inputs = group.inputs && listings !== undefined ? sha1(JSON.stringify([site, group.inputs()])) : undefined;
-    if (reuseRoute(reuse, name, inputs)) {
-      files.push(...reuse.routes.next.get(name)!.files);
-      continue;
-    }
-    let made: string[] = [];
-    render.push(...(await pagesToRender(pattern, group.paths(), (groupFiles) => files.push(...(made = groupFiles)))));
-    if (inputs !== undefined) reuse.routes.next.set(name, { inputs, files: made });
-  }
-  if (listings !== undefined) reuse.routes.next.set(pattern, { inputs: listings, files });
-  return render;
-}
-
-/** groupedPagesToRender for a route whose pages are one group, keyed page by page. */
-export function listingPagesToRender<P extends StaticPath>(pattern: string, paths: () => P[] | Promise<P[]>): Promise<P[]> {
-  return groupedPagesToRender(pattern, () => [{ name: '', paths }]);
+  if (!reuse) return paths();
+  const { listings } = await digests();
+  if (listings === undefined) return pagesToRender(pattern, paths());
+  if (reuseRoute(reuse, pattern, listings)) return [];
+  return pagesToRender(pattern, paths(), (files) => reuse.routes.next.set(pattern, { inputs: listings, files }));
 }

@@ -50,8 +50,6 @@ export interface PageReuse {
   topicKeys?: TopicKeys;
   /** The digest of the topics' records without their posts, as the build's reading of the content gives it (src/content/load.ts). */
   listings?: string;
-  /** Each topic's listing key (its record without its post, digested), by slug: what a group of listing pages is keyed by (./page-reuse.ts). */
-  listingKeys?: ReadonlyMap<string, string>;
   /**
    * The routes whose pages are made from the listings only (./page-reuse.ts): what each was made
    * from, and its page files, in the previous build (`previous`) and in this one (`next`).

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { buildStore, type PageReuse } from '../../src/build/store.ts';
 
 vi.mock('virtual:tagsite/options', () => ({ default: { pageSize: 25, intersections: { minTopics: 5, maxPages: 100 } } }));
-const { groupedPagesToRender, listingPagesToRender, sameWhileListings } = await import('../../src/build/page-reuse.ts');
+const { listingPagesToRender, sameWhileListings } = await import('../../src/build/page-reuse.ts');
 
 const root = resolve(import.meta.dirname, '../..');
 const store = buildStore();
@@ -55,52 +55,6 @@ it("reuses a route's pages by their previous keys without making them while the 
   nextBuild('listings-2', third, ['x/beta/index.html']);
   expect((await listingPagesToRender('/x/[slug]/', make)).map(({ params }) => params.slug)).toEqual(['beta']);
   expect(make).toHaveBeenCalledTimes(3);
-});
-
-it("makes and keys only the groups of a route whose inputs changed, reuses the others whole, and keeps the groups' memory while the route is reused", async () => {
-  const topicsOf: Record<string, string[]> = { red: ['alpha', 'beta'], blue: ['gamma'] };
-  let titles: Record<string, string> = { alpha: 'Alpha', beta: 'Beta', gamma: 'Gamma' };
-  const made: string[] = [];
-  const groups = () =>
-    Object.entries(topicsOf).map(([tag, slugs]) => ({
-      name: tag,
-      inputs: () => [tag, slugs.map((slug) => titles[slug])],
-      paths: () => {
-        made.push(tag);
-        return slugs.map((slug) => ({ params: { tag, slug }, props: { slug, title: titles[slug] } }));
-      },
-    }));
-  const rendered = async () => (await groupedPagesToRender('/t/[tag]/[slug]/', groups)).map(({ params }) => params.slug);
-  const all = ['t/red/alpha/index.html', 't/red/beta/index.html', 't/blue/gamma/index.html'];
-
-  const first = nextBuild('listings-1');
-  expect(await rendered()).toEqual(['alpha', 'beta', 'gamma']);
-  expect(first.routes.next.get('/t/[tag]/[slug]/')?.files).toEqual(all);
-
-  // A title in the red group changed (so did the listings): only red is made, and only its changed page rendered.
-  titles = { ...titles, beta: 'Beta, again' };
-  const second = nextBuild('listings-2', first);
-  expect(await rendered()).toEqual(['beta']);
-  expect(made).toEqual(['red', 'blue', 'red']);
-  expect([...second.reused].sort()).toEqual(['t/blue/gamma/index.html', 't/red/alpha/index.html']);
-  expect(second.routes.next.get('/t/[tag]/[slug]/')?.files).toEqual(all);
-
-  // The same listings: the route is reused whole, nothing made, and its groups' memory goes on with it.
-  const third = nextBuild('listings-2', second);
-  expect(await rendered()).toEqual([]);
-  expect(made).toHaveLength(3);
-  expect(third.routes.next.get('/t/[tag]/[slug]/ blue')).toEqual(second.routes.next.get('/t/[tag]/[slug]/ blue'));
-
-  // So a later change to the blue group makes blue only.
-  titles = { ...titles, gamma: 'Gamma, again' };
-  const fourth = nextBuild('listings-3', third);
-  expect(await rendered()).toEqual(['gamma']);
-  expect(made).toEqual(['red', 'blue', 'red', 'blue']);
-
-  // A page of a group no longer as its build left it: that group is made, and that page rendered.
-  nextBuild('listings-4', fourth, ['t/red/alpha/index.html']);
-  expect(await rendered()).toEqual(['alpha']);
-  expect(made).toEqual(['red', 'blue', 'red', 'blue', 'red']);
 });
 
 it('gives the value made from the same listings by the previous build, and makes it again for others', async () => {
