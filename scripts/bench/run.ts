@@ -5,6 +5,7 @@ import { loadavg } from 'node:os';
 import type { Browser } from 'playwright-core';
 import { loadContent, type SiteContent } from '../../src/content/load.ts';
 import { tagSlug } from '../../src/model/tags.ts';
+import { sortForListing } from '../../src/model/listing.ts';
 import { dateBounds, effectiveSort, parseSearchParams } from '../../src/search/query.ts';
 import { typeWithDescendants } from '../../src/search/engine.ts';
 import type { CoreFile } from '../../src/search/index-format.ts';
@@ -15,7 +16,7 @@ import { indexDifferences, realBuild, replacedOutputsGone, replaceSearchIndex, r
 import { serveStatic } from '../../src/cli/static-server.ts';
 import { bytesToFirstResult, fuseBaseline, searchTimings, sharedLinkFirstResult, tagPageBytes, type BaselineQuery } from './measure.ts';
 import { comparisonQueries, structuredQueries, wordQueries } from './queries.ts';
-import { FILTERED_PAGE, SHARED_LINK, WORDS_PAGE, type SizeFigures } from './report.ts';
+import { FILTERED_PAGE, SHARED_LINK, WORDS_PAGE, type RebuildFigures, type SizeFigures } from './report.ts';
 import { writePagefindIndex, writePagefindPage, type PagefindIndexFigures } from './pagefind.ts';
 import { comparePagefind } from './compare.ts';
 import { readPhases } from '../../src/build/phases.ts';
@@ -99,12 +100,33 @@ function phasesOf(output: string) {
   return phases ? { phases } : {};
 }
 
-/** A topic edited as a visitor would: a paragraph added to its post, and its activity date moved to the corpus's last day. */
-function editTopic(corpusDir: string, topic: SiteContent['topics'][number], day: string): void {
-  const file = join(corpusDir, topic.file);
-  const text = readFileSync(file, 'utf8').replace(/^updated: .*$/m, `updated: ${day}T12:00:00Z`);
-  writeFileSync(file, `${text.trimEnd()}\n\nEdited: one more paragraph, added for the rebuild benchmark.\n`);
-}
+type Topic = SiteContent['topics'][number];
+
+/**
+ * The edits the rebuild is measured after, one after the other, each as an author or a forum makes
+ * it: a paragraph added to the post (what listings show stays the same), the title changed (every
+ * listing showing it changes), and its activity date moved to the corpus's last day, as a reply
+ * does (the file gets an `updated` line if it had none), which takes it to the top of every
+ * listing. `seen` says whether the built site shows the edit.
+ */
+const EDITS: Array<{ name: keyof RebuildFigures; edit: (text: string, day: string) => string; seen: (siteDir: string, topic: Topic) => boolean }> = [
+  {
+    name: 'post',
+    edit: (text) => `${text.trimEnd()}\n\nEdited: one more paragraph, added for the rebuild benchmark.\n`,
+    seen: (siteDir, topic) => readFileSync(join(siteDir, 'topics', topic.slug, 'index.html'), 'utf8').includes('added for the rebuild benchmark'),
+  },
+  {
+    name: 'title',
+    edit: (text) => text.replace(/^title: .*$/m, 'title: "Renamed for the rebuild benchmark"'),
+    seen: (siteDir, topic) => readFileSync(join(siteDir, 'topics', topic.slug, 'index.html'), 'utf8').includes('Renamed for the rebuild benchmark'),
+  },
+  {
+    name: 'bumped',
+    edit: (text, day) => (/^updated: /m.test(text) ? text.replace(/^updated: .*$/m, `updated: ${day}T12:00:00Z`) : text.replace(/^created: .*$/m, (line) => `${line}\nupdated: ${day}T12:00:00Z`)),
+    // The home page lists the newest topics.
+    seen: (siteDir, topic) => readFileSync(join(siteDir, 'index.html'), 'utf8').includes(`/topics/${topic.slug}/`),
+  },
+];
 
 /** Hugo's clean build of the same topic files right after tagsite's, when `hugo` is installed. */
 async function hugoFigures(figures: SizeFigures, corpusDir: string, hugoDir: string, settings: RunSettings): Promise<void> {
@@ -126,15 +148,19 @@ async function hugoFigures(figures: SizeFigures, corpusDir: string, hugoDir: str
  * field, and leave the site as it was.
  */
 async function rebuildFigures(figures: SizeFigures, content: SiteContent, corpusDir: string, siteDir: string, settings: RunSettings): Promise<void> {
-  const topic = content.topics[content.topics.length >> 1]!;
+  // A topic from the middle of the listing: moved to its top, it moves half the topics down one place.
+  const topic = sortForListing(content.topics)[content.topics.length >> 1]!;
   const original = readFileSync(join(corpusDir, topic.file), 'utf8');
-  settings.log(`${figures.size}: rebuild after editing ${topic.file}`);
-  editTopic(corpusDir, topic, settings.end);
-  const rebuild = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs);
-  figures.rebuild = { seconds: rebuild.seconds, peakRss: rebuild.peakRss, ...phasesOf(rebuild.output) };
-  const page = readFileSync(join(siteDir, 'topics', topic.slug, 'index.html'), 'utf8');
-  if (!page.includes('added for the rebuild benchmark')) figures.notes.push(`the rebuild did not update /topics/${topic.slug}/`);
-  if (!(await replacedOutputsGone(siteDir, settings.stepTimeoutMs))) figures.notes.push('the output the rebuild replaced was still being deleted during the next steps');
+  figures.rebuilds = {};
+  for (const { name, edit, seen } of EDITS) {
+    settings.log(`${figures.size}: rebuild after editing ${topic.file} (${name})`);
+    const file = join(corpusDir, topic.file);
+    writeFileSync(file, edit(readFileSync(file, 'utf8'), settings.end));
+    const rebuild = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs);
+    figures.rebuilds[name] = { seconds: rebuild.seconds, peakRss: rebuild.peakRss, ...phasesOf(rebuild.output) };
+    if (!seen(siteDir, topic)) figures.notes.push(`the rebuild after the ${name} edit does not show it`);
+    if (!(await replacedOutputsGone(siteDir, settings.stepTimeoutMs))) figures.notes.push('the output the rebuild replaced was still being deleted during the next steps');
+  }
 
   settings.log(`${figures.size}: build again with nothing changed`);
   const again = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs);
