@@ -16,8 +16,7 @@ import { readWordMemory, wordsAtWork, type RememberedTable, type WordMemoryFile 
 import { WORDS_FILE, type CoreFile } from '../search/index-format.ts';
 import { digest as sha1 } from '../content/digest.ts';
 import { sortForListing } from '../model/listing.ts';
-import { tagFileKeys, topicDigests } from './tag-files.ts';
-import { writeFeeds } from './feed-files.ts';
+import { tagFeedFiles, tagFileKeys, topicDigests } from './tag-files.ts';
 import { threadFiles, type TakenFile, type ThreadFiles } from './thread-files.ts';
 import { memberRecords } from '../outputs/member-index.ts';
 import { THREAD_LIMITS } from './threads.ts';
@@ -57,8 +56,6 @@ export interface IndexAndFeeds {
   words?: string;
   /** The feeds' files and what they were made from, with the intersections line as their `value`, for the next build to keep them all by. */
   feeds?: RouteFiles;
-  /** The same of each group of feeds (./tag-files.ts FeedGroups), by its name among the remembered routes. */
-  feedGroups?: Array<[string, RouteFiles]>;
   /** The index files made from the topics without their posts, and members.json, with what they were made from. */
   listingFiles?: RouteFiles;
   /**
@@ -86,14 +83,15 @@ export interface PreviousFiles {
    * the new site. The output was checked file by file under its lock, so a file is not looked at again.
    */
   inPlace: boolean;
-  /** The feeds' files the previous build made, and what from (IndexAndFeeds.feeds); the same of each group of them. */
+  /** The feeds' files the previous build made, and what from (IndexAndFeeds.feeds). */
   feeds?: RouteFiles;
-  feedGroups?: Array<[string, RouteFiles]>;
   /** The index files the previous build made from the topics without their posts (IndexAndFeeds.listingFiles). */
   listingFiles?: RouteFiles;
 }
 
-/** The entry of the index files made from the topics without their posts among a build's remembered routes (PageReuse.routes). */
+/** The feeds' entry among a build's remembered routes (PageReuse.routes). */
+export const FEED_FILES = '(feeds)';
+/** The entry of the index files made from the topics without their posts among them. */
 export const LISTING_FILES = '(search index: listings)';
 
 /** The folder of the site the search index is written into. */
@@ -117,16 +115,9 @@ export interface IndexAndFeedsThread {
   /**
    * Builds the index and the tag feeds of `content` and writes them into `outDir` (under
    * INDEX_FOLDER and tags/); the topics are sent without their HTML, which neither uses, and
-   * without the text of those `remembered` holds. `listings`: the digest of the topics without their
-   * posts, and each topic's own (by slug), as the build's reading gave them.
+   * without the text of those `remembered` holds.
    */
-  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles, keys?: TopicKeys, remembered?: ReadonlySet<string>, listings?: Listings): IndexAndFeedsRun;
-}
-
-/** The digest of the topics without their posts (../content/load.ts), and each topic's own by slug. */
-export interface Listings {
-  digest: string;
-  keys: ReadonlyMap<string, string>;
+  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles, keys?: TopicKeys, remembered?: ReadonlySet<string>, listings?: string): IndexAndFeedsRun;
 }
 
 /** What the thread says: which records it remembers the words of, that the feeds are written, then what it made. */
@@ -172,7 +163,7 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
           void worker.terminate();
         });
         worker.once('error', reject);
-        worker.postMessage({ topics, recordKeys, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds: feedSettings, previous, outDir, ...(listings ? { listings: listings.digest, listingKeys: content.topics.map((topic) => listings.keys.get(topic.slug) ?? '') } : {}) } satisfies WorkData);
+        worker.postMessage({ topics, recordKeys, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds: feedSettings, previous, outDir, ...(listings ? { listings } : {}) } satisfies WorkData);
       });
       // A thread that fails before the feeds are written fails the build through `done`: this only stops waiting.
       return { feedsWritten: Promise.race([feeds, done.then(() => undefined, () => undefined)]), done };
@@ -182,15 +173,33 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
 
 /**
  * `recordKeys`: each topic's record key, by position ('' where the reading gave none); `listings`:
- * the digest of the topics without their posts (src/content/load.ts), when the reading gave one,
- * and `listingKeys` each topic's own, by position.
+ * the digest of the topics without their posts (src/content/load.ts), when the reading gave one.
  */
-export type WorkData = IndexedContent & { recordKeys: string[]; feeds: FeedSettings; previous: PreviousFiles; outDir: string; listings?: string; listingKeys?: string[] };
+type WorkData = IndexedContent & { recordKeys: string[]; feeds: FeedSettings; previous: PreviousFiles; outDir: string; listings?: string };
 
 /** The word memory: where it is kept, and the table read from it when the thread started. */
 interface WordMemory {
   file: WordMemoryFile;
   table?: RememberedTable;
+}
+
+/**
+ * Writes the feeds that changed, each as it is made; what is kept of them is their list, not their
+ * XML. Feeds show the topics without their posts: when those and the feeds' settings are as the
+ * previous build had them (`data.listings`), and all its feeds are still as it left them, they are
+ * all kept by their previous keys without being keyed again.
+ */
+function writeFeeds(data: WorkData, files: ThreadFiles, digestOf: (topic: Topic) => string): IndexAndFeeds {
+  const inputs = data.listings && sha1(JSON.stringify([data.listings, data.feeds, [...(data.canonicalOf ?? [])]]));
+  const earlier = data.previous.feeds;
+  const kept = typeof earlier?.value === 'string' ? files.keepGroup(earlier, inputs) : undefined;
+  if (kept) return { files: kept, intersections: earlier!.value as string, feeds: earlier! };
+  const { feeds, intersections } = tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf, write: files.write }, files.keep, digestOf);
+  return {
+    files: feeds.map(({ file, key, written }) => ({ file, key, written: written ?? false })),
+    intersections,
+    ...(inputs ? { feeds: { inputs, files: feeds.map(({ file }) => file), value: intersections } } : {}),
+  };
 }
 
 /** The index files made from the topics without their posts, and members.json (emitSearchIndex's `listing`). */

@@ -27,8 +27,7 @@ import { folderListing, withFolder } from './folder-files.ts';
 import { carryOver, codeDigest, forgetPages, keysOf, listedAsRemembered, listingsKey, noteSource, pruneCaches, rememberedOutput, rememberPages, unchangedFiles, type RememberedFile } from './cache.ts';
 import { rememberedPosts, rememberPosts } from './post-memory.ts';
 import { dataMemory } from './data-memory.ts';
-import { INDEX_FOLDER, indexAndFeedsThread, LISTING_FILES } from './index-and-feeds.ts';
-import { FEED_FILES } from './feed-files.ts';
+import { FEED_FILES, INDEX_FOLDER, indexAndFeedsThread, LISTING_FILES } from './index-and-feeds.ts';
 import { wordMemoryFile } from './word-memory.ts';
 import { buildStore, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
 import { removeDeadWorkFolders, swapIn, workFolder } from './swap.ts';
@@ -182,7 +181,7 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
   // The topics whose words the thread remembers go without their text (it has read its memory meanwhile).
   const rememberedWords = await indexThread.remembered;
   const threadStarted = performance.now();
-  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace, feeds: last.routes.get(FEED_FILES), feedGroups: [...last.routes].filter(([name]) => name.startsWith(`${FEED_FILES} `)), listingFiles: last.routes.get(LISTING_FILES) }, loaded.keys, rememberedWords, { digest: loaded.listings, keys: loaded.listingKeys });
+  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace, feeds: last.routes.get(FEED_FILES), listingFiles: last.routes.get(LISTING_FILES) }, loaded.keys, rememberedWords, loaded.listings);
   store.indexAndFeeds = thread.done;
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
   // The thread has its own copy of the posts' text, and pages show their HTML only. The renderings
@@ -244,7 +243,6 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   const indexAndFeeds = await waitFor(store.indexAndFeeds!);
   noteThreadFiles(indexAndFeeds, reuse);
   if (indexAndFeeds.feeds) reuse.routes.next.set(FEED_FILES, indexAndFeeds.feeds);
-  for (const [name, group] of indexAndFeeds.feedGroups ?? []) reuse.routes.next.set(name, group);
   if (indexAndFeeds.listingFiles) reuse.routes.next.set(LISTING_FILES, indexAndFeeds.listingFiles);
   // The search page gets the index's words.json, now that it is made, and the site's stylesheet (./search-page.ts).
   const searchPage = indexAndFeeds.words === undefined ? undefined : finishSearchPage(fresh, settings.outDir, indexAndFeeds.words);

@@ -72,26 +72,13 @@ export interface FeedOptions {
 }
 
 /**
- * The feeds in groups, each reused whole while what it is made from is the same: a tag's feed with
- * its synonyms', an intersection's feed.
- */
-export interface FeedGroups {
-  /** A digest of what a group is made from besides the feeds' settings: `what` (its tags) and its topics (in their order). */
-  inputsOf(what: unknown, topics: readonly Topic[]): string;
-  /** The previous output's feeds of the group `name`, kept, when they were made from the same `inputs` and are as it left them. */
-  keep(name: string, inputs: string): FeedFile[] | undefined;
-  /** Notes the files of the group `name`, made from `inputs`. */
-  made(name: string, inputs: string, files: readonly string[]): void;
-}
-
-/**
  * Every tag's feed, each synonym's old feed (a copy of its canonical tag's, whose self link names
  * the canonical address) and every intersection page's feed (`topics` in any order); the key is a
  * digest of what the feed is written from: its channel, and its topics by `digestOf`. A feed that
- * `keep` takes from the previous output is not made again: no XML; with `groups`, a group of
- * feeds they keep is not even keyed. Also says which intersection pages the build makes.
+ * `keep` takes from the previous output is not made again: no XML. Also says which intersection
+ * pages the build makes.
  */
-export function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, keep?: KeepFile, digestOf = topicDigests(), groups?: FeedGroups): { feeds: FeedFile[]; intersections: string } {
+export function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, keep?: KeepFile, digestOf = topicDigests()): { feeds: FeedFile[]; intersections: string } {
   const { siteTitle, siteRoot } = options;
   const feeds: FeedFile[] = [];
   // A topic is an item of each of its tags' and pairs' feeds: its item is made once, and only for a feed that is written.
@@ -114,30 +101,16 @@ export function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, kee
   const byTag = topicsByTag(topics);
   const synonymsOf = new Map<string, string[]>();
   for (const [synonym, canonical] of options.canonicalOf ?? []) synonymsOf.set(canonical, [...(synonymsOf.get(canonical) ?? []), synonym]);
-  const grouped = (name: string, what: unknown, tagged: readonly Topic[], make: () => void) => {
-    const inputs = groups?.inputsOf(what, tagged);
-    const kept = inputs === undefined ? undefined : groups!.keep(name, inputs);
-    if (kept) return void feeds.push(...kept);
-    const from = feeds.length;
-    make();
-    if (inputs !== undefined) groups!.made(name, inputs, feeds.slice(from).map(({ file }) => file));
-  };
   for (const [tag, tagged] of byTag) {
-    const synonyms = synonymsOf.get(tag) ?? [];
-    grouped(`tag ${tag}`, [tag, synonyms], tagged, () => {
-      const head = feedHead({ siteTitle, siteRoot, tag });
-      const newest = feedTopics(tagged);
-      add(feedPath(tag), head, newest);
-      for (const synonym of synonyms) add(feedPath(synonym), head, newest);
-    });
+    const head = feedHead({ siteTitle, siteRoot, tag });
+    const newest = feedTopics(tagged);
+    add(feedPath(tag), head, newest);
+    for (const synonym of synonymsOf.get(tag) ?? []) add(feedPath(synonym), head, newest);
   }
   const listed = sortForListing(topics);
   const plan = planIntersections(pairCounts(listed), options.intersections ?? { minTopics: 5, maxPages: 0 });
   const topicsOf = intersectionTopics(listed, plan.built);
-  for (const { pair } of plan.built) {
-    const paired = topicsOf.get(pairKey(...pair))!;
-    grouped(`pair ${pairKey(...pair)}`, pair, paired, () => add(intersectionFeedPath(...pair), feedHead({ siteTitle, siteRoot, pair }), feedTopics(paired)));
-  }
+  for (const { pair } of plan.built) add(intersectionFeedPath(...pair), feedHead({ siteTitle, siteRoot, pair }), feedTopics(topicsOf.get(pairKey(...pair))!));
   return { feeds, intersections: intersectionReport(plan) };
 }
 

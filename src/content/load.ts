@@ -158,8 +158,6 @@ interface Assembled {
    * the same digest, the same topics as every listing page shows them (../build/page-reuse.ts).
    */
   listings: string;
-  /** Each topic's listing key, by slug: the digest of its record without its post. */
-  listingKeys: Map<string, string>;
 }
 
 /** The checks across topics (slugs, workflow files), then all problems in file order. */
@@ -167,7 +165,7 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
   const { problems } = prepared;
   const topics: Topic[] = [];
   const keys: TopicKeys = new Map();
-  const listingKeys = new Map<string, string>();
+  const listingKeys: string[] = [];
   const slugs = new Map<string, string>();
   const memory: RenderMemory = new Map();
   const keptPosts = new Map<string, RenderedPost>();
@@ -192,7 +190,7 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
     const key = remembered?.read?.key;
     if (key) keys.set(canonical, renamed ? sha1(`${key}\0${JSON.stringify(tags)}`) : key);
     const listingKey = remembered?.read?.listingKey;
-    listingKeys.set(canonical.slug, listingKey === undefined ? topicRecordKey({ ...canonical, html: '', text: '' }) : renamed ? sha1(`${listingKey}\0${JSON.stringify(tags)}`) : listingKey);
+    listingKeys.push(listingKey === undefined ? topicRecordKey({ ...canonical, html: '', text: '' }) : renamed ? sha1(`${listingKey}\0${JSON.stringify(tags)}`) : listingKey);
   }
   // Every file naming a workflow file, valid or not: a duplicate is reported with the other problems.
   problems.push(...duplicateWorkflowFileProblems(results.flatMap(({ file, workflowFile }) => (workflowFile ? [{ file, ...workflowFile }] : []))));
@@ -208,7 +206,7 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
   problems.push(...old.problems);
   problems.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));
   const content: SiteContent = { topics, contentTypes: prepared.contentTypes, members: prepared.members, links: prepared.links, tags: prepared.tags, oldAddresses: old.addresses };
-  return { content: keptPosts.size > 0 ? { ...content, keptPosts } : content, problems, memory, keys, listings: sha1([...listingKeys.values()].join('\n')), listingKeys };
+  return { content: keptPosts.size > 0 ? { ...content, keptPosts } : content, problems, memory, keys, listings: sha1(listingKeys.join('\n')) };
 }
 
 /** Loads and validates all content. Problems are returned, all of them, never thrown. */

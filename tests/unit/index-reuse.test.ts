@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { Topic } from '../../src/content/topics.ts';
 import { sortForListing } from '../../src/model/listing.ts';
 import { buildSearchIndex, emitSearchIndex } from '../../src/search/index-build.ts';
-import { tagFeedFiles, tagFileKeys, topicDigests, type FeedGroups } from '../../src/build/tag-files.ts';
+import { tagFeedFiles, tagFileKeys, topicDigests } from '../../src/build/tag-files.ts';
 import { tagSlug } from '../../src/model/tags.ts';
 import { feedPath } from '../../src/model/urls.ts';
 import { CONTENT_TYPES, corpusArb, tagArb } from './search-corpus.ts';
@@ -175,51 +175,6 @@ describe('tag feeds handed to a writer', () => {
         for (const [file, xml] of written) expect(xml).toBe(listed.get(file)!.text);
       }),
       { numRuns: 30 },
-    );
-  });
-});
-
-describe('tag feeds in groups', () => {
-  it('keep each group made from the same tags and topics whole, make only the groups a change touched, and list what a build without groups lists', () => {
-    const options = { siteTitle: 'Knot Garden', siteRoot: 'https://knot-garden.example/', intersections: { minTopics: 2, maxPages: 50 } };
-    const listingKey = (topic: Topic) => topicRecordKey({ ...topic, html: '', text: '' });
-    fc.assert(
-      fc.property(changedCorpusArb, ({ before, after, changed, change }) => {
-        // What the previous build remembers: each group's inputs and files, and each file's key.
-        let memory = new Map<string, { inputs: string; files: readonly string[] }>();
-        const keys = new Map<string, string>();
-        const build = (topics: readonly Topic[]) => {
-          const next = new Map<string, { inputs: string; files: readonly string[] }>();
-          const made = new Map<string, string[]>();
-          let slugs: string[] = [];
-          const groups: FeedGroups = {
-            inputsOf: (what, grouped) => ((slugs = grouped.map(({ slug }) => slug)), JSON.stringify([what, grouped.map(listingKey)])),
-            keep(name, inputs) {
-              const group = memory.get(name);
-              if (group?.inputs !== inputs) return undefined;
-              next.set(name, group);
-              return group.files.map((file) => ({ file, key: keys.get(file)! }));
-            },
-            made(name, inputs, files) {
-              next.set(name, { inputs, files });
-              made.set(name, slugs);
-            },
-          };
-          const { feeds: files } = tagFeedFiles(topics, options, undefined, undefined, groups);
-          for (const { file, key } of files) keys.set(file, key);
-          const earlier = memory;
-          memory = next;
-          return { files, made, earlier };
-        };
-        build(before);
-        const { files, made, earlier } = build(after);
-        const fresh = tagFeedFiles(after, options).feeds;
-        expect(files.map(({ file, key }) => [file, key])).toEqual(fresh.map(({ file, key }) => [file, key]));
-        if (change === 'post') expect([...made.keys()], 'a post is in no feed').toEqual([]);
-        // A group made again that the last build had holds the changed topic.
-        for (const [name, slugs] of made) if (earlier.has(name)) expect(slugs, name).toContain(changed.slug);
-      }),
-      { numRuns: RUNS },
     );
   });
 });
