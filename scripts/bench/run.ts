@@ -143,9 +143,9 @@ async function hugoFigures(figures: SizeFigures, corpusDir: string, hugoDir: str
 }
 
 /**
- * After the clean build: the rebuild time after one topic changed (into the same output folder, as
- * a user runs it), then a broken file among all the others: the build must stop, name the file and
- * field, and leave the site as it was.
+ * After the clean build: the rebuild time after each edit of one topic (EDITS, into the same output
+ * folder, as a user runs it), a build with nothing changed, then a broken file among all the
+ * others: the build must stop, name the file and field, and leave the site as it was.
  */
 async function rebuildFigures(figures: SizeFigures, content: SiteContent, corpusDir: string, siteDir: string, settings: RunSettings): Promise<void> {
   // A topic from the middle of the listing: moved to its top, it moves half the topics down one place.
