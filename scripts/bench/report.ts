@@ -44,7 +44,7 @@ export interface SizeFigures {
   hugo?: { version: string; seconds: number; cpuSeconds: number; peakRss: number; files: number };
   /** The builds after one topic changed, into the same output folder, edit after edit (scripts/bench/run.ts EDITS). */
   rebuilds?: RebuildFigures;
-  /** `npm run build` again right after the rebuild, with nothing changed. */
+  /** `npm run build` again right after the rebuilds, with nothing changed. */
   unchanged?: { seconds: number; peakRss: number };
   /** A build with one broken topic among all the others: how long until it stopped, and whether it named the file and field. */
   broken?: { seconds: number; reported: boolean; line: string; siteKept: boolean };
@@ -83,6 +83,7 @@ const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? v
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const check = (ok: boolean) => (ok ? ' ✓' : ' ✗');
 const gb = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(2)} GB`;
+const seconds = (s: number | undefined) => (s === undefined ? '—' : `${s.toFixed(1)} s`);
 /** The build-time targets: at 10,000 topics and at 100,000. */
 const buildCheck = (size: number, seconds: number, at10k: number, at100k: number) =>
   size === 10_000 ? check(seconds <= at10k) : size === 100_000 ? check(seconds <= at100k) : '';
@@ -113,9 +114,22 @@ function phaseFigures(phases: BuildPhases | undefined, bundled: boolean): string
   return `${shown.join(' / ')} s (${phases.waiting.toFixed(1)} s waiting)`;
 }
 
+/** A row of the table: its label, its figure for a size, and the target. */
+type Row = [label: string, figure: (f: SizeFigures) => string, target: string];
+
+/** The rows of one edit's rebuild: its time and peak memory against the 2 s target, its phases, and its index thread's time. */
+function rebuildRows(edit: keyof RebuildFigures, label: string): Row[] {
+  const time = (r: Rebuild | undefined, size: number) => (r ? `${r.seconds.toFixed(1)} s, ${gb(r.peakRss)}${size === 10_000 ? check(r.seconds <= 2) : ''}` : '—');
+  return [
+    [label, (f) => time(f.rebuilds?.[edit], f.size), '≤ 2 s'],
+    ['    start / content / pages / finishing', (f) => phaseFigures(f.rebuilds?.[edit]?.phases, false), ''],
+    ['    search index and feeds (second thread, alongside)', (f) => seconds(f.rebuilds?.[edit]?.phases?.indexAndFeeds), ''],
+  ];
+}
+
 /** The whole table, as lines of text. */
 export function table(all: SizeFigures[]): string {
-  const rows: Array<[string, (f: SizeFigures) => string, string]> = [
+  const rows: Row[] = [
     ['corpus: tags / authors', (f) => (f.tags === undefined ? '—' : `${f.tags.toLocaleString('en')} / ${f.authors!.toLocaleString('en')}`), ''],
     ['generate + load content', (f) => (f.loadSeconds === undefined ? '—' : `${f.generateSeconds!.toFixed(0)} s + ${f.loadSeconds.toFixed(0)} s`), ''],
     ['site built by', (f) => f.site ?? '—', ''],
@@ -129,20 +143,9 @@ export function table(all: SizeFigures[]): string {
     ['Hugo clean build, same topics (no search/feeds)', (f) => (f.hugo ? `${f.hugo.seconds.toFixed(1)} s, ${gb(f.hugo.peakRss)}, ${f.hugo.files.toLocaleString('en')} files` : '—'), ''],
     ['  tagsite / Hugo', (f) => (f.build && f.hugo ? `${(f.build.seconds / f.hugo.seconds).toFixed(2)}×${check(f.build.seconds <= f.hugo.seconds)}` : '—'), '≤ 1.0×'],
     ['  CPU time, tagsite / Hugo (user + system, all threads)', (f) => (f.build && f.hugo ? `${f.build.cpuSeconds.toFixed(1)} s / ${f.hugo.cpuSeconds.toFixed(1)} s = ${(f.build.cpuSeconds / f.hugo.cpuSeconds).toFixed(2)}×` : '—'), ''],
-    ...(
-      [
-        ['post', 'rebuild after one topic changed: a paragraph added to its post'],
-        ['title', '  … then its title changed'],
-        ['bumped', '  … then its `updated` moved to the top (as a reply does)'],
-      ] as const
-    ).flatMap(([edit, label]): Array<[string, (f: SizeFigures) => string, string]> => {
-      const of = (f: SizeFigures) => f.rebuilds?.[edit];
-      return [
-        [label, (f) => { const r = of(f); return r ? `${r.seconds.toFixed(1)} s, ${gb(r.peakRss)}${f.size === 10_000 ? check(r.seconds <= 2) : ''}` : '—'; }, '≤ 2 s'],
-        ['    start / content / pages / finishing', (f) => phaseFigures(of(f)?.phases, false), ''],
-        ['    search index and feeds (second thread, alongside)', (f) => { const phases = of(f)?.phases; return phases ? `${phases.indexAndFeeds.toFixed(1)} s` : '—'; }, ''],
-      ];
-    }),
+    ...rebuildRows('post', 'rebuild after one topic changed: a paragraph added to its post'),
+    ...rebuildRows('title', '  … then its title changed'),
+    ...rebuildRows('bumped', '  … then its `updated` moved to the top (as a reply does)'),
     ['build with nothing changed', (f) => (f.unchanged ? `${f.unchanged.seconds.toFixed(1)} s, ${gb(f.unchanged.peakRss)}${f.size === 10_000 ? check(f.unchanged.seconds <= 1) : ''}` : '—'), '≤ 1 s'],
     ['one broken topic: stopped, named', (f) => (f.broken ? `${f.broken.seconds.toFixed(1)} s, ${f.broken.reported ? 'file + field' : 'NOT NAMED'}${f.broken.siteKept ? ', site kept' : ', SITE CHANGED'}${check(f.broken.reported && f.broken.siteKept)}` : '—'), ''],
     ['machine load average while measuring', (f) => (f.loadAverage ? f.loadAverage.map((n) => n.toFixed(1)).join(' → ') : '—'), ''],
