@@ -102,6 +102,9 @@ function phasesOf(output: string) {
 
 type Topic = SiteContent['topics'][number];
 
+/** The topic's page as the built site has it. */
+const topicPage = (siteDir: string, topic: Topic) => readFileSync(join(siteDir, 'topics', topic.slug, 'index.html'), 'utf8');
+
 /**
  * The edits the rebuild is measured after, one after the other, each as an author or a forum makes
  * it: a paragraph added to the post (what listings show stays the same), the title changed (every
@@ -113,12 +116,12 @@ const EDITS: Array<{ name: keyof RebuildFigures; edit: (text: string, day: strin
   {
     name: 'post',
     edit: (text) => `${text.trimEnd()}\n\nEdited: one more paragraph, added for the rebuild benchmark.\n`,
-    seen: (siteDir, topic) => readFileSync(join(siteDir, 'topics', topic.slug, 'index.html'), 'utf8').includes('added for the rebuild benchmark'),
+    seen: (siteDir, topic) => topicPage(siteDir, topic).includes('added for the rebuild benchmark'),
   },
   {
     name: 'title',
     edit: (text) => text.replace(/^title: .*$/m, 'title: "Renamed for the rebuild benchmark"'),
-    seen: (siteDir, topic) => readFileSync(join(siteDir, 'topics', topic.slug, 'index.html'), 'utf8').includes('Renamed for the rebuild benchmark'),
+    seen: (siteDir, topic) => topicPage(siteDir, topic).includes('Renamed for the rebuild benchmark'),
   },
   {
     name: 'bumped',
@@ -150,11 +153,11 @@ async function hugoFigures(figures: SizeFigures, corpusDir: string, hugoDir: str
 async function rebuildFigures(figures: SizeFigures, content: SiteContent, corpusDir: string, siteDir: string, settings: RunSettings): Promise<void> {
   // A topic from the middle of the listing: moved to its top, it moves half the topics down one place.
   const topic = sortForListing(content.topics)[content.topics.length >> 1]!;
-  const original = readFileSync(join(corpusDir, topic.file), 'utf8');
+  const file = join(corpusDir, topic.file);
+  const original = readFileSync(file, 'utf8');
   figures.rebuilds = {};
   for (const { name, edit, seen } of EDITS) {
     settings.log(`${figures.size}: rebuild after editing ${topic.file} (${name})`);
-    const file = join(corpusDir, topic.file);
     writeFileSync(file, edit(readFileSync(file, 'utf8'), settings.end));
     const rebuild = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs);
     figures.rebuilds[name] = { seconds: rebuild.seconds, peakRss: rebuild.peakRss, ...phasesOf(rebuild.output) };
@@ -184,7 +187,7 @@ async function rebuildFigures(figures: SizeFigures, content: SiteContent, corpus
   };
   if (!figures.broken.reported) figures.notes.push(`the broken file was not reported by file and field: ${figures.broken.line}`);
   writeFileSync(brokenFile, brokenOriginal);
-  writeFileSync(join(corpusDir, topic.file), original);
+  writeFileSync(file, original);
 }
 
 export async function runSize(size: number, settings: RunSettings): Promise<SizeFigures> {

@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildSite, copyOfSampleContent } from '../helpers/build.ts';
 import { projectRoot } from '../helpers/cli.ts';
 import { serveStatic, type StaticHost } from '../../src/cli/static-server.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { enterValue, launchChromium } from '../helpers/browser.ts';
 import { tempConfig } from '../build/fixture-copies.ts';
 import { loadContent, type SiteContent } from '../../src/content/load.ts';
 import { parseSearchParams, type SearchQuery } from '../../src/search/query.ts';
@@ -99,16 +99,6 @@ async function settled(page: Page, params: Record<string, string | null>): Promi
     const root = document.querySelector<HTMLElement>('[data-search-root]');
     return root?.dataset.searchState === 'done' && Object.entries(want).every(([key, value]) => url.get(key) === value);
   }, params);
-}
-
-/**
- * Sets a text field's value without an input event, and presses Enter: one search and one history
- * entry. (Filled by typing, the field also searches when typing pauses for 180 ms; on a slow
- * machine that search came before the Enter and added a history entry of its own.)
- */
-async function enterValue(page: Page, selector: string, value: string): Promise<void> {
-  await page.$eval(selector, (field, text) => void ((field as HTMLInputElement).value = text), value);
-  await page.press(selector, 'Enter');
 }
 
 /** What the page shows: heading, count, the slugs listed, notes, and the URL's parameters. */

@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildSite, copyOfSampleContent } from '../helpers/build.ts';
 import { projectRoot } from '../helpers/cli.ts';
 import { serveStatic, type StaticHost } from '../../src/cli/static-server.ts';
-import { launchChromium, openSearch, SEARCH_SHOWN } from '../helpers/browser.ts';
+import { enterValue, launchChromium, openSearch, SEARCH_SHOWN } from '../helpers/browser.ts';
 import { seriousViolations } from '../helpers/axe.ts';
 import { loadContent, type SiteContent } from '../../src/content/load.ts';
 import { EMPTY_QUERY, parseSearchParams, type SearchQuery } from '../../src/search/query.ts';
@@ -58,15 +58,13 @@ const done = (page: Page) => page.waitForFunction(SEARCH_SHOWN);
 const open = (path: string) => openSearch(context, `${site.url}${path}`, NOW);
 
 /**
- * Puts `words` into the words field and presses Enter; resolves once the address says the search
- * and its results are shown. The value is set without an input event: typed, the field also
- * searches when typing pauses for 180 ms, and on a slow machine that search's address (operators
- * not yet moved into their fields) was the change waited for.
+ * Puts `words` into the words field and presses Enter (enterValue: without the typing search, whose
+ * address, operators not yet moved into their fields, was once the change waited for); resolves
+ * once the address says the search and its results are shown.
  */
 async function submitWords(page: Page, words: string): Promise<void> {
   const before = await page.evaluate(() => location.search);
-  await page.$eval('#search-q', (field, text) => void ((field as HTMLInputElement).value = text), words);
-  await page.press('#search-q', 'Enter');
+  await enterValue(page, '#search-q', words);
   await page.waitForFunction((old) => location.search !== old, before);
   await done(page);
 }
