@@ -3,10 +3,12 @@
  * keeps as they are, instead of making every shard again and comparing it by its digest: the
  * larger part of the index thread's work after one topic changed (./index-and-feeds.ts).
  *
- * A shard holds, for each of its terms, the ordinals of the topics holding it and its places in
- * them. So it is the same file as the last build's when it begins and ends at the same terms and
- * none of its terms' postings changed: all topics the last build read keep their ordinals (none
- * moved in the listing), and no topic holding one of its terms changed how it holds it. An edited
+ * A shard holds, for each of its terms, the ordinals of the topics holding it (their numbers in
+ * the index: ../search/index-build.ts topicNumbers) and its places in them. So it is the same file
+ * as the last build's when it begins and ends at the same terms and none of its terms' postings
+ * changed: all topics the last build read keep their ordinals (none was added or deleted before
+ * another, nor changed its `created`: a bump keeps them all), and no topic holding one of its
+ * terms changed how it holds it. An edited
  * topic read anew at its ordinal changes the postings of the words it gained or lost and of those
  * it holds at other places; a new topic, or one deleted, those of all its words.
  */
@@ -43,8 +45,8 @@ export type SameShard = (n: number, first: string, next: string | undefined) => 
 /**
  * The shards of the last build that `read` leaves as they were, asked by number with the terms the
  * shard begins at and the next begins at (none for the last shard). `table` is that build's read,
- * `shards` what it made of it. None at all when a topic of that build moved in the listing: every
- * ordinal after it changed.
+ * `shards` what it made of it. None at all when a topic of that build has another ordinal now (one
+ * added or deleted before it): every ordinal after that changed.
  */
 export function sameShards(table: PostingsTable, shards: ShardMemory, read: ReadPostings): SameShard | undefined {
   const { copiedFrom } = read;

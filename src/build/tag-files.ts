@@ -33,8 +33,8 @@ export function topicDigests(known?: ReadonlyMap<Topic, string>): (topic: Topic)
 
 /**
  * The key of a tag's own search-index file (IndexReuse): the content types, the tag and its
- * topics' digests. The file holds its topics in listing order, not their ordinals: a topic bumped
- * to the top of the site moves every ordinal, yet only its own tags' files change.
+ * topics' digests. The file holds its topics in listing order, not their ordinals or numbers: a
+ * topic bumped to the top of the site moves every ordinal, yet only its own tags' files change.
  */
 export function tagFileKeys(contentTypes: SiteContent['contentTypes']['list'], digestOf: (topic: Topic) => string): IndexReuse['key'] {
   const types = JSON.stringify(indexedTypes(contentTypes));

@@ -7,8 +7,8 @@ import { paged, pagedByScore, wordFilter, type WordMatches } from './relevance.t
 export interface SearchIndex {
   count: number;
   /**
-   * Global ordinal (position in the site's listing order) of each local topic: what word postings
-   * name. A tag's index has none until given its tag-ordinals file (withGlobalOrdinals).
+   * The topic number of each local topic (see CoreFile.numbers): what word postings and display
+   * files name. A tag's index has none until given its tag-ordinals file (withGlobalOrdinals).
    */
   global?: Uint32Array;
   createdMs: Float64Array;
@@ -54,13 +54,13 @@ function postingsBy(count: number, groups: number, keysOf: (ordinal: number) => 
   return lists;
 }
 
-/** An index whose topics' global ordinals are known: the site's, or a tag's given its ordinals. */
+/** An index whose topics' numbers are known: the site's, or a tag's given its tag-ordinals file. */
 export type OrdinalIndex = SearchIndex & { global: Uint32Array };
 
-/** Gives a tag's index the global ordinals of its topics (its tag-ordinals file), for words. */
+/** Gives a tag's index the numbers of its topics (its tag-ordinals file), for words. */
 export function withGlobalOrdinals(index: SearchIndex, ordinals: TagOrdinalsFile): OrdinalIndex {
   const global = Uint32Array.from(deltaDecode(ordinals));
-  if (global.length !== index.count) throw new Error(`the tag's ordinals name ${global.length} topics, its index has ${index.count}`);
+  if (global.length !== index.count) throw new Error(`the tag's numbers name ${global.length} topics, its index has ${index.count}`);
   return Object.assign(index, { global });
 }
 
@@ -77,7 +77,8 @@ export function decodeIndex(file: (StructuredCore | TagFile) & Columns): SearchI
     updatedMs[i] = updatedSeconds[i]! * 1000;
     createdMs[i] = (updatedSeconds[i]! - file.age[i]!) * 1000;
   }
-  const global = 'postingBounds' in file ? Uint32Array.from({ length: count }, (_, i) => i) : undefined;
+  const { numbers } = file as Partial<CoreFile>;
+  const global = numbers ? Uint32Array.from(numbers) : undefined;
   const author = Int32Array.from(file.author);
   const type = Int32Array.from(file.type);
   return {
@@ -229,7 +230,7 @@ export function runSearch(index: SearchIndex, query: SearchQuery, now: Date, pag
     return order(index, sort).filter((ordinal) => mark[ordinal] === 1);
   };
   // By relevancy, only the pages shown are put in order.
-  const shown = sort === 'relevancy' && score ? pagedByScore(results, score, query.page, pageSize) : paged(inOrder(results), query.page, pageSize);
+  const shown = sort === 'relevancy' && score ? pagedByScore(results, score, query.page, pageSize, index.global) : paged(inOrder(results), query.page, pageSize);
   // Counted in typed arrays: no hashing per result.
   const tagCounts = new Uint32Array(index.tagNames.length);
   const typeCounts = new Uint32Array(index.types.length);

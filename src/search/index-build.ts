@@ -73,6 +73,24 @@ export interface IndexReuse {
 }
 
 /**
+ * The index's topic numbers (CoreFile.numbers) of `topics` in listing order: each topic's place
+ * when they are ordered by `created`, oldest first, then slug Z→A (the highest number is the
+ * newest, as relevancy breaks ties: ./relevance.ts), and the topics in that order. A bump leaves
+ * every number as it was, and a new topic (the newest) takes the next one.
+ */
+export function topicNumbers(topics: readonly Topic[]): { numbers: number[]; byNumber: Topic[] } {
+  const order = topics.map((_, ordinal) => ordinal);
+  order.sort((a, b) => {
+    const x = topics[a]!;
+    const y = topics[b]!;
+    return x.createdMs - y.createdMs || (x.slug < y.slug ? 1 : x.slug > y.slug ? -1 : 0);
+  });
+  const numbers = new Array<number>(topics.length);
+  order.forEach((ordinal, number) => (numbers[ordinal] = number));
+  return { numbers, byNumber: order.map((ordinal) => topics[ordinal]!) };
+}
+
+/**
  * All files of the search index, by path under /search-index/. `topics` must be in listing order
  * (their index is their ordinal).
  */
@@ -87,8 +105,8 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
  * soon as it is made, so a build can write each and let it go: a big site's index is never held
  * whole. `topics` must be in listing order. With `reuse`, a per-tag file is emitted with its key
  * (IndexReuse), and not made when `reuse` takes it; nor is a postings shard, with its positions
- * shard, that `reuse.shard` takes. `postings` reads the topics' words (a rebuild's copies what it
- * read before: ../build/word-memory.ts); `postingsPerShard` sizes the shards (the tests make them
+ * shard, that `reuse.shard` takes. `postings` reads the topics' words, given in number order (a
+ * rebuild's copies what it read before: ../build/word-memory.ts); `postingsPerShard` sizes the shards (the tests make them
  * small). With `listing`, the last build's core.json, whose topics without their posts are these,
  * the files made from those alone (display files, each tag's) are not made, and core.json is that
  * one with the new word files.
@@ -101,8 +119,9 @@ export function emitSearchIndex(
   reuse?: IndexReuse,
   { postings = wordPostings, postingsPerShard = POSTINGS_PER_SHARD, listing }: { postings?: (topics: readonly Topic[]) => SortedWords; postingsPerShard?: number; listing?: CoreFile } = {},
 ): void {
-  const words = emitWordFiles(topics, emit, reuse, postings, postingsPerShard);
-  const core: CoreFile = listing ? { ...listing, ...words } : emitListingFiles(topics, contentTypes, canonicalOf, emit, reuse, words);
+  const { numbers, byNumber } = topicNumbers(topics);
+  const words = emitWordFiles(byNumber, emit, reuse, postings, postingsPerShard);
+  const core: CoreFile = listing ? { ...listing, ...words } : emitListingFiles(topics, { numbers, byNumber }, contentTypes, canonicalOf, emit, reuse, words);
   emit('core.json', JSON.stringify(core));
   const { count, displayShardSize, displayAllSize, displayAllBytes } = core;
   emit(WORDS_FILE, JSON.stringify({ count, displayShardSize, displayAllSize, displayAllBytes, ...words } satisfies WordsFile));
@@ -111,7 +130,7 @@ export function emitSearchIndex(
 /** What core.json and words.json say of the word files. */
 type WordFiles = Pick<CoreFile, 'postingBounds' | 'vocabKeys' | 'vocabAllBytes'>;
 
-/** The postings and positions shards and the vocabulary files (emitSearchIndex). */
+/** The postings and positions shards and the vocabulary files (emitSearchIndex), of `topics` in number order. */
 function emitWordFiles(topics: readonly Topic[], emit: (path: string, text: string) => void, reuse: IndexReuse | undefined, postings: (topics: readonly Topic[]) => SortedWords, postingsPerShard: number): WordFiles {
   // Postings shards: consecutive runs of the sorted terms, each of about POSTINGS_PER_SHARD postings
   // (`starts`: where each begins among the terms, then where the last ends). Each is made from its
@@ -170,10 +189,12 @@ function emitWordFiles(topics: readonly Topic[], emit: (path: string, text: stri
 
 /**
  * The files made from the topics without their posts: the display files, each tag's ordinals and
- * own file (emitSearchIndex); returns core.json, with `words`. `topics` in listing order.
+ * own file (emitSearchIndex); returns core.json, with `words`. `topics` in listing order, with their
+ * numbers (topicNumbers).
  */
 function emitListingFiles(
   topics: readonly Topic[],
+  { numbers, byNumber }: ReturnType<typeof topicNumbers>,
   contentTypes: readonly ContentType[],
   canonicalOf: ReadonlyMap<string, string>,
   emit: (path: string, text: string, key?: string) => void,
@@ -186,7 +207,7 @@ function emitListingFiles(
   const row = (topic: Topic): DisplayRow => [
     topic.slug, topic.title, topic.excerpt, Math.floor(topic.updatedMs / 1000), topic.replies, topic.author, topic.tags,
   ];
-  const rows = topics.map(row);
+  const rows = byNumber.map(row);
   for (let start = 0; start < rows.length; start += DISPLAY_ROWS_PER_FILE) {
     emit(`display/${start / DISPLAY_ROWS_PER_FILE}.json`, JSON.stringify(rows.slice(start, start + DISPLAY_ROWS_PER_FILE)));
   }
@@ -201,7 +222,7 @@ function emitListingFiles(
   // Topics' tags are canonical already: the index needs only the synonyms of tags some topic carries.
   const tagId = new Map(structured.tagNames.map((tag, i) => [tag, i]));
   const tagSynonyms = [...canonicalOf].flatMap(([synonym, canonical]): Array<[string, number]> => (tagId.has(canonical) ? [[synonym, tagId.get(canonical)!]] : []));
-  const core: CoreFile = { version: INDEX_VERSION, ...display, postingBounds, vocabKeys, vocabAllBytes, ...structured, ...(tagSynonyms.length > 0 ? { tagSynonyms } : {}) };
+  const core: CoreFile = { version: INDEX_VERSION, ...display, postingBounds, vocabKeys, vocabAllBytes, ...structured, numbers, ...(tagSynonyms.length > 0 ? { tagSynonyms } : {}) };
 
   // One self-contained file per tag: its topics only, with local ids for tags, authors and types.
   const byTag = new Map<string, number[]>();
@@ -214,7 +235,7 @@ function emitListingFiles(
   });
   for (const [tag, ordinals] of byTag) {
     const path = `tags/${tagSlug(tag)}.json`;
-    emit(`tag-ordinals/${tagSlug(tag)}.json`, JSON.stringify(deltaEncode(ordinals) satisfies TagOrdinalsFile));
+    emit(`tag-ordinals/${tagSlug(tag)}.json`, JSON.stringify(deltaEncode(ordinals.map((ordinal) => numbers[ordinal]!)) satisfies TagOrdinalsFile));
     const subset = ordinals.map((ordinal) => topics[ordinal]!);
     const key = reuse?.key(tag, subset);
     if (key !== undefined && reuse!.take(path, key)) continue;

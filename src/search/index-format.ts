@@ -1,11 +1,13 @@
 /**
  * The static search index: files written at build time under /search-index/ and read by the
- * browser. Topics are numbered by their place in the default listing order (their ordinal).
- * Only core.json is needed for structured filters; display shards, vocabulary and postings are
- * fetched as a query needs them.
+ * browser. core.json and each tag's file hold their topics in the default listing order (a
+ * topic's place there is its ordinal); the word postings and display files name each topic by its
+ * number, which does not change when the topic moves in the listing (CoreFile.numbers). Only
+ * core.json is needed for structured filters; display shards, vocabulary and postings are fetched
+ * as a query needs them.
  */
 
-export const INDEX_VERSION = 6;
+export const INDEX_VERSION = 7;
 
 /**
  * Sites up to this many topics are small: the page filters them in its own thread (a few
@@ -14,7 +16,7 @@ export const INDEX_VERSION = 6;
 export const SMALL_SITE_MAX_TOPICS = 20_000;
 
 /**
- * Topics per display file (display/<n>.json). A page of results names topics spread over the whole
+ * Topics per display file (display/<n>.json, rows by topic number). A page of results names topics spread over the whole
  * site (by relevance, by views, a tag's topics over the years), so each row it shows usually comes
  * from a file of its own: small files carry few rows it does not show. Four rows (about 1 KB gzip)
  * keep a page of 25 results near 25 KB while a 10,000-topic site has 2,500 such files.
@@ -80,6 +82,13 @@ export interface StructuredCore extends Columns {
 /** core.json: everything structured filters need, for the whole site, and where the rest is. */
 export interface CoreFile extends StructuredCore, DisplayFiles {
   version: number;
+  /**
+   * The number of each topic (by ordinal): its place when the site's topics are ordered by
+   * `created`, oldest first, then slug Z→A (../search/index-build.ts). Word postings, positions and
+   * display files name topics by it, so a topic bumped to the top of the listing (a reply) changes
+   * none of them but its own display row, and a new topic takes the next number.
+   */
+  numbers: number[];
   /** First term of each postings shard (postings/<n>.json); see PostingsFile. */
   postingBounds: string[];
   /** Vocabulary shard keys present (vocab/<key>.json). */
@@ -129,9 +138,9 @@ export interface WordsFile extends DisplayFiles {
 }
 
 /**
- * tag-ordinals/<slug>.json: the global ordinal of each of the tag's topics, ascending and
- * delta-coded. Word postings name topics by global ordinal, so a tag page fetches it with words.json,
- * only when words are typed (its numbers grow with the site).
+ * tag-ordinals/<slug>.json: the number (CoreFile.numbers) of each of the tag's topics, in the
+ * tag's listing order, delta-coded. Word postings name topics by number, so a tag page fetches it
+ * with words.json, only when words are typed (its numbers grow with the site).
  */
 export type TagOrdinalsFile = number[];
 
@@ -148,8 +157,8 @@ export interface VocabFile {
 export type VocabularyFile = Record<string, VocabFile>;
 
 /**
- * postings/<n>.json: term → [ordinals of topics containing it, ordinals with it in the title], each
- * delta-coded. Shards hold consecutive runs of the sorted terms, so a word, the terms it is a prefix
+ * postings/<n>.json: term → [numbers of topics containing it, numbers of those with it in the
+ * title], each ascending and delta-coded. Shards hold consecutive runs of the sorted terms, so a word, the terms it is a prefix
  * of and most of its typos share one file, and the word alone says which (postingBounds).
  */
 export type PostingsFile = Record<string, [number[], number[]]>;
@@ -163,7 +172,7 @@ export type PostingsFile = Record<string, [number[], number[]]>;
  */
 export type PositionsFile = Record<string, number[]>;
 
-/** Delta-codes an ascending list of integers. */
+/** Delta-codes a list of integers (small numbers when it ascends). */
 export function deltaEncode(values: ArrayLike<number>): number[] {
   const out = new Array<number>(values.length);
   let previous = 0;

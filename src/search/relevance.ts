@@ -1,5 +1,6 @@
 // Words' relevancy: how the word matches of a query (found by WordMatcher) filter and rank topics.
 import { effectiveSort, type SearchQuery } from './query.ts';
+import { queryWords } from './words.ts';
 import type { SearchIndex, SearchResult } from './engine.ts';
 
 /** In a word's `exact` flags: the topic holds the word itself (in the fields searched). */
@@ -9,7 +10,7 @@ export const EXACT_IN_TITLE = 2;
 
 /**
  * Word matches for a query, found by the caller (vocabulary + postings): per query word, a score
- * for every global ordinal (0: the topic does not contain the word, not even a prefix or typo of
+ * for every topic number (0: the topic does not contain the word, not even a prefix or typo of
  * it) and flags saying where it holds the word itself. Then, per quoted phrase, an entry marked
  * `phrase` whose `exact` is 1 where the phrase's words stand together: every topic found must hold
  * every phrase, whether all or any of the words are asked for; phrases add nothing to the score.
@@ -25,22 +26,22 @@ const EXACT_WORD_RANK = 1e6;
 const TITLE_WORD_RANK = 1e4;
 
 /**
- * How global ordinal `ordinal` matches the words: how many of them it holds (exactly or not), its
+ * How topic number `number` matches the words: how many of them it holds (exactly or not), its
  * relevancy (see EXACT_WORD_RANK), and whether it holds every phrase.
  */
-function wordScore(words: WordMatches, ordinal: number): { hits: number; total: number; phrases: boolean } {
+function wordScore(words: WordMatches, number: number): { hits: number; total: number; phrases: boolean } {
   let total = 0;
   let hits = 0;
   for (let w = 0; w < words.length; w++) {
     const { scores, exact, phrase } = words[w]!;
     if (phrase) {
-      if (!exact[ordinal]) return { hits: 0, total: 0, phrases: false };
+      if (!exact[number]) return { hits: 0, total: 0, phrases: false };
       continue;
     }
-    const s = scores[ordinal]!;
+    const s = scores[number]!;
     if (s <= 0) continue;
     hits++;
-    const flags = exact[ordinal]!;
+    const flags = exact[number]!;
     total += s + (flags & EXACT_WORD ? EXACT_WORD_RANK : 0) + (flags & EXACT_IN_TITLE ? TITLE_WORD_RANK : 0);
   }
   return { hits, total, phrases: true };
@@ -58,7 +59,7 @@ function matches({ hits, phrases }: { hits: number; phrases: boolean }, held: nu
 /** Keeps the candidates that match the words (`all` or `any` of them); their relevancy is indexed by local ordinal. */
 export function wordFilter(index: SearchIndex, candidates: Uint32Array, words: WordMatches, mode: 'all' | 'any'): { ordinals: Uint32Array; score: Float64Array } {
   const { global } = index;
-  if (!global) throw new Error("words need the tag's global ordinals (withGlobalOrdinals)");
+  if (!global) throw new Error("words need the tag's topic numbers (withGlobalOrdinals)");
   const score = new Float64Array(index.count);
   const kept = new Uint32Array(candidates.length);
   let size = 0;
@@ -74,10 +75,13 @@ export function wordFilter(index: SearchIndex, candidates: Uint32Array, words: W
   return { ordinals: kept.slice(0, size), score };
 }
 
-/** Whether a query has words and nothing else that needs core.json: no structured filter, relevancy order. */
+/**
+ * Whether a query has words and nothing else that needs core.json: no structured filter, relevancy
+ * order. A `q` without words (`?!`) lists every topic in the listing order, which core.json gives.
+ */
 export function onlyWords(query: SearchQuery): boolean {
   return (
-    query.q !== '' && query.tags.length === 0 && query.excludeTags.length === 0 && !query.author && !query.type &&
+    queryWords(query.q).length > 0 && query.tags.length === 0 && query.excludeTags.length === 0 && !query.author && !query.type &&
     query.created.kind === 'any' && query.updated.kind === 'any' && query.minReplies === 0 && query.minViews === 0 &&
     query.maxReplies === undefined && query.maxViews === undefined && effectiveSort(query) === 'relevancy'
   );
@@ -85,7 +89,7 @@ export function onlyWords(query: SearchQuery): boolean {
 
 /**
  * A search with words only (see onlyWords) over all `count` topics of the site, without core.json:
- * the requested page's global ordinals in relevancy order, as runSearch would give them.
+ * the requested page's topic numbers in relevancy order, as runSearch would give them.
  */
 export function rankWords(count: number, words: WordMatches, mode: 'all' | 'any', page: number, pageSize: number): Omit<SearchResult, 'facets'> {
   const kept: number[] = [];
@@ -93,24 +97,26 @@ export function rankWords(count: number, words: WordMatches, mode: 'all' | 'any'
   const held = wordCount(words);
   // With all words asked for, a topic without the first one is passed over before it is scored.
   const first = mode === 'all' ? words.find((word) => !word.phrase)?.scores : undefined;
-  for (let ordinal = 0; ordinal < count; ordinal++) {
-    if (first && !(first[ordinal]! > 0)) continue;
-    const scored = wordScore(words, ordinal);
-    // A `q` with no words in it (`?!`) filters nothing, as in runSearch.
-    if (words.length === 0 || matches(scored, held, mode)) (kept.push(ordinal), (score[ordinal] = scored.total));
+  for (let number = 0; number < count; number++) {
+    if (first && !(first[number]! > 0)) continue;
+    const scored = wordScore(words, number);
+    if (matches(scored, held, mode)) (kept.push(number), (score[number] = scored.total));
   }
   return pagedByScore(kept, score, page, pageSize);
 }
 
 /**
- * Page `page` of `ordinals` in relevancy order (higher `score` first, then lower ordinal), and the
- * page after it, as paged() gives them from every result sorted. Only the results up to the end of
- * the next page are put in order (kept in a heap on the way): a word held by most of a big site
- * sorts thousands of results for the 50 it shows.
+ * Page `page` of `ordinals` in relevancy order (higher `score` first, then the higher topic number:
+ * `numbers` gives each ordinal's, or the ordinals are the numbers), and the page after it, as
+ * paged() gives them from every result sorted. Topic numbers follow `created` (index-build.ts), so
+ * ties put the newest first, as the listing orders topics of the same `updated`, and answer the
+ * same before core.json has arrived (rankWords) as after. Only the results up to the end of the
+ * next page are put in order (kept in a heap on the way): a word held by most of a big site sorts
+ * thousands of results for the 50 it shows.
  */
-export function pagedByScore(ordinals: ArrayLike<number>, score: Float64Array, page: number, pageSize: number): Omit<SearchResult, 'facets'> {
+export function pagedByScore(ordinals: ArrayLike<number>, score: Float64Array, page: number, pageSize: number, numbers?: ArrayLike<number>): Omit<SearchResult, 'facets'> {
   const total = ordinals.length;
-  const before = (a: number, b: number) => score[b]! - score[a]! || a - b;
+  const before = numbers ? (a: number, b: number) => score[b]! - score[a]! || numbers[b]! - numbers[a]! : (a: number, b: number) => score[b]! - score[a]! || b - a;
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const pageNumber = Math.min(page, pages);
   const wanted = Math.min(total, (pageNumber + 1) * pageSize);

@@ -96,7 +96,7 @@ export function termPostings(read: ReadPostings, run?: { postings: number; place
   return words.postings(0, words.terms.length);
 }
 
-/** Every term of the topics' titles and posts with its postings, in code-point order of the terms (`topics` in ordinal order). */
+/** Every term of the topics' titles and posts with its postings, in code-point order of the terms (`topics` in number order: ./index-build.ts topicNumbers). */
 export function wordPostings(topics: readonly Topic[]): SortedWords {
   return sortedWords(readPostings(topics));
 }

@@ -50,7 +50,8 @@ export interface TermPostings {
 /**
  * The topics' postings as read, topic by topic, in flat arrays: what a rebuild keeps of the
  * analysis of every topic's words (../build/word-memory.ts), so a topic it has read before is
- * copied, not read again. Ordinals are not in it: they change whenever a topic moves in the listing.
+ * copied, not read again. Ordinals (the topics' numbers in the index) are not in it: they change
+ * whenever a topic is added or deleted before another.
  */
 export interface PostingsTable {
   /** The terms, by id. */
@@ -87,7 +88,7 @@ export interface ReadPostings extends PostingsTable {
 
 /**
  * Reads every term of the topics' titles and posts, topic by topic (in the order given, which is
- * their ordinals). A topic found in `earlier` has its postings copied from there instead: the
+ * their ordinals: the index's topic numbers, ./index-build.ts topicNumbers). A topic found in `earlier` has its postings copied from there instead: the
  * same numbers its words give.
  */
 export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings): ReadPostings {

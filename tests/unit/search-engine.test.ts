@@ -175,7 +175,7 @@ describe('display rows fetched all at once (display-all/)', () => {
 });
 
 describe('the pages shown in relevancy order (pagedByScore)', () => {
-  it('are the pages of every result sorted by score, then ordinal: also when only the first ones are ordered', () => {
+  it('are the pages of every result sorted by score, then by the higher topic number: also when only the first ones are ordered', () => {
     // Few distinct scores (many ties), results in any order, pages past the last.
     const input = fc.array(fc.constantFrom(0.5, 1, 1e4 + 1, 1e6 + 0.25, 2e6 + 3), { minLength: 1, maxLength: 600, size: 'max' }).chain((scores) =>
       fc.record({
@@ -187,8 +187,12 @@ describe('the pages shown in relevancy order (pagedByScore)', () => {
     );
     fc.assert(
       fc.property(input, ({ score, ordinals, pageSize, page }) => {
-        const all = Uint32Array.from(ordinals).sort((a, b) => score[b]! - score[a]! || a - b);
+        // Ordinals that are the numbers themselves (rankWords), and ordinals numbered in reverse.
+        const all = Uint32Array.from(ordinals).sort((a, b) => score[b]! - score[a]! || b - a);
         expect(pagedByScore(ordinals, score, page, pageSize)).toEqual(paged(all, page, pageSize));
+        const numbers = Uint32Array.from(score, (_, i) => score.length - i);
+        const reversed = Uint32Array.from(ordinals).sort((a, b) => score[b]! - score[a]! || a - b);
+        expect(pagedByScore(ordinals, score, page, pageSize, numbers)).toEqual(paged(reversed, page, pageSize));
       }),
       { numRuns: 3000 },
     );

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Topic } from '../../src/content/topics.ts';
 import { sortForListing } from '../../src/model/listing.ts';
-import { buildSearchIndex, emitSearchIndex } from '../../src/search/index-build.ts';
+import { buildSearchIndex, emitSearchIndex, topicNumbers } from '../../src/search/index-build.ts';
 import { readPostings, type PostingsTable } from '../../src/search/word-postings.ts';
 import { sortedWords } from '../../src/search/sorted-words.ts';
 import { earlierPostings } from '../../src/build/word-memory.ts';
@@ -37,7 +37,8 @@ const LISTING_FILE = /^(?:display|display-all|tag-ordinals|tags)\//;
 /** Builds the index of `topics` as a rebuild does after `last`: the shards its memory says are the same are taken from its files. */
 function rebuild(topics: readonly Topic[], last?: Built): Built {
   const listed = sortForListing(topics);
-  const read = readPostings(listed, last && earlierPostings(last.table, keyOf));
+  const { byNumber } = topicNumbers(listed);
+  const read = readPostings(byNumber, last && earlierPostings(last.table, keyOf));
   const same = last && sameShards(last.table, last.table.shards, read);
   const files = new Map<string, string>();
   const shards = { bounds: [] as string[], keys: [] as Array<[string, string]> };
@@ -75,7 +76,7 @@ function rebuild(topics: readonly Topic[], last?: Built): Built {
     },
     { postings: () => sortedWords(read), postingsPerShard: PER_SHARD, ...(keptListing ? { listing: JSON.parse(last!.files.get('core.json')!) } : {}) },
   );
-  return { files, table: { ...read, keys: listed.map(keyOf), shards }, kept, listings, keptListing };
+  return { files, table: { ...read, keys: byNumber.map(keyOf), shards }, kept, listings, keptListing };
 }
 
 /** One change, as an edit of one topic's file, or adding or deleting one, makes it. */
@@ -85,10 +86,12 @@ const changes: Record<string, (topics: Topic[], at: number, word: string) => Top
   title: (topics, at, word) => topics.map((topic, i) => (i === at ? { ...topic, title: `${word} ${topic.title}` } : topic)),
   emptied: (topics, at) => topics.map((topic, i) => (i === at ? { ...topic, title: '', text: '' } : topic)),
   replies: (topics, at) => topics.map((topic, i) => (i === at ? { ...topic, replies: topic.replies + 1 } : topic)),
-  // To the top of the listing: every ordinal before it changes.
+  // To the top of the listing: every ordinal before it changes, but no topic's number.
   bumped: (topics, at) => topics.map((topic, i) => (i === at ? { ...topic, updatedMs: Date.UTC(2030, 0, 1), updated: '2030-01-01T00:00:00.000Z' } : topic)),
   deleted: (topics, at) => topics.filter((_, i) => i !== at),
-  // The oldest of all: last in the listing, no ordinal moves.
+  // The newest of all: first in the listing, and the last number; no topic's number changes.
+  addedNewest: (topics, at, word) => [...topics, { ...topics[at]!, slug: `${topics[at]!.slug}-new`, file: `content/topics/${topics[at]!.slug}-new.md`, title: word, updatedMs: Date.UTC(2031, 0, 1), createdMs: Date.UTC(2031, 0, 1), updated: '2031-01-01T00:00:00.000Z', created: '2031-01-01T00:00:00.000Z' }],
+  // The oldest of all: last in the listing, and number 0: every topic's number changes.
   addedLast: (topics, at, word) => [...topics, { ...topics[at]!, slug: `${topics[at]!.slug}-old`, file: `content/topics/${topics[at]!.slug}-old.md`, title: word, updatedMs: 0, createdMs: 0, updated: '1970-01-01T00:00:00.000Z', created: '1970-01-01T00:00:00.000Z' }],
 };
 
@@ -133,16 +136,22 @@ describe('postings shards kept by a rebuild', () => {
     expect(keptListings).toBeGreaterThan(50);
   });
 
-  it('are none when a topic of the last build moved in the listing, and all when nothing changed', () => {
+  it('are all when nothing changed or a topic was bumped to the top of the listing, and none when a topic of the last build has another number', () => {
     fc.assert(
       fc.property(corpusArb.filter(({ topics }) => topics.length > 2), ({ topics }) => {
         const first = rebuild(topics);
-        const again = rebuild(topics, first);
-        expect(again.kept).toEqual(first.table.shards.bounds.map((_, n) => n));
-        // The newest topic deleted: every other one moves up.
+        const all = first.table.shards.bounds.map((_, n) => n);
+        expect(rebuild(topics, first).kept).toEqual(all);
+        // The last topic of the listing bumped to its top: every ordinal changes, no number does.
         const listed = sortForListing(topics);
-        const moved = rebuild(listed.slice(1), first);
-        expect(sameShards(first.table, first.table.shards, readPostings(sortForListing(listed.slice(1)), earlierPostings(first.table, keyOf)))).toBeUndefined();
+        const bumped = listed.map((topic, i) => (i === listed.length - 1 ? { ...topic, updatedMs: Date.UTC(2030, 0, 1), updated: '2030-01-01T00:00:00.000Z' } : topic));
+        expect(sortForListing(bumped)[0]!.slug).toBe(listed.at(-1)!.slug);
+        expect(rebuild(bumped, first).kept).toEqual(all);
+        // The oldest topic deleted: every other one's number goes down by one.
+        const { byNumber } = topicNumbers(listed);
+        const rest = byNumber.slice(1);
+        const moved = rebuild(rest, first);
+        expect(sameShards(first.table, first.table.shards, readPostings(topicNumbers(sortForListing(rest)).byNumber, earlierPostings(first.table, keyOf)))).toBeUndefined();
         expect(moved.kept).toEqual([]);
       }),
       { numRuns: 50 },
