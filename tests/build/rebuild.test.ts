@@ -293,6 +293,28 @@ describe('a content rebuild of an output still as the last build left it', () =>
     expectSameSite(site, clean);
   });
 
+  it("keeps the search index's word files and the other topics' rows when a topic is bumped to the top of the listing", async () => {
+    await build(site);
+    // Only its `updated` changes, as a reply makes it: the newest of the site now.
+    const bumped = topicFile('forum-rules-and-posting-guidelines.md');
+    writeFileSync(bumped, readFileSync(bumped, 'utf8').replace(/^updated: .*$/m, 'updated: 2026-11-23T09:00:00Z'));
+    const before = stamps(site);
+    const rebuilt = await build(site);
+    expect(inPlace(rebuilt), rebuilt.stdout).toBe(true);
+    const after = stamps(site);
+    const rewritten = [...after.keys()].filter((path) => path.startsWith('search-index/') && before.get(path) !== after.get(path));
+    expect(rewritten).toContain('search-index/core.json');
+    // The word files name topics by numbers a bump does not change; one display file holds its row.
+    expect(rewritten.filter((path) => /^search-index\/(?:postings|positions|vocab)/.test(path))).toEqual([]);
+    expect(rewritten.filter((path) => path.startsWith('search-index/display/'))).toHaveLength(1);
+    expect(rewritten.filter((path) => path.startsWith('search-index/tag-ordinals/')).every((path) => path === 'search-index/tag-ordinals/meta.json')).toBe(true);
+    const home = parseDocument(readFileSync(join(site, 'index.html'), 'utf8'));
+    expect(DomUtils.getAttributeValue(DomUtils.findOne((element) => element.attribs['data-topic'] !== undefined, home.children)!, 'data-topic')).toBe('forum-rules-and-posting-guidelines');
+
+    await build(clean, {}, ['--clean']);
+    expectSameSite(site, clean);
+  });
+
   it('replaces the output whole when a file was put into it by hand since', async () => {
     writeFileSync(join(site, 'tags', 'put-here-by-hand.txt'), 'not the build’s');
     const edited = topicFile('clipboard-action-strips-formatting.md');
