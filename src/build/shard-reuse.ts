@@ -8,9 +8,9 @@
  * as the last build's when it begins and ends at the same terms and none of its terms' postings
  * changed: all topics the last build read keep their ordinals (none was added or deleted before
  * another, nor changed its `created`: a bump keeps them all), and no topic holding one of its
- * terms changed how it holds it. An edited
- * topic read anew at its ordinal changes the postings of the words it gained or lost and of those
- * it holds at other places; a new topic, or one deleted, those of all its words.
+ * terms changed how it holds it. An edited topic read anew at its ordinal changes the postings of
+ * the words it gained or lost and of those it holds at other places; a new topic, or one deleted,
+ * those of all its words.
  */
 import type { PostingsTable, ReadPostings } from '../search/word-postings.ts';
 

@@ -106,8 +106,8 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
  * whole. `topics` must be in listing order. With `reuse`, a per-tag file is emitted with its key
  * (IndexReuse), and not made when `reuse` takes it; nor is a postings shard, with its positions
  * shard, that `reuse.shard` takes. `postings` reads the topics' words, given in number order (a
- * rebuild's copies what it read before: ../build/word-memory.ts); `postingsPerShard` sizes the shards (the tests make them
- * small). With `listing`, the last build's core.json, whose topics without their posts are these,
+ * rebuild's copies what it read before: ../build/word-memory.ts); `postingsPerShard` sizes the
+ * shards (the tests make them small). With `listing`, the last build's core.json, whose topics without their posts are these,
  * the files made from those alone (display files, each tag's) are not made, and core.json is that
  * one with the new word files.
  */

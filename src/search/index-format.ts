@@ -16,9 +16,9 @@ export const INDEX_VERSION = 7;
 export const SMALL_SITE_MAX_TOPICS = 20_000;
 
 /**
- * Topics per display file (display/<n>.json, rows by topic number). A page of results names topics spread over the whole
- * site (by relevance, by views, a tag's topics over the years), so each row it shows usually comes
- * from a file of its own: small files carry few rows it does not show. Four rows (about 1 KB gzip)
+ * Topics per display file (display/<n>.json, rows by topic number). A page of results names
+ * topics spread over the whole site (by relevance, by views, a tag's topics over the years), so
+ * each row it shows usually comes from a file of its own: small files carry few rows it does not show. Four rows (about 1 KB gzip)
  * keep a page of 25 results near 25 KB while a 10,000-topic site has 2,500 such files.
  */
 export const DISPLAY_ROWS_PER_FILE = 4;
@@ -158,8 +158,9 @@ export type VocabularyFile = Record<string, VocabFile>;
 
 /**
  * postings/<n>.json: term → [numbers of topics containing it, numbers of those with it in the
- * title], each ascending and delta-coded. Shards hold consecutive runs of the sorted terms, so a word, the terms it is a prefix
- * of and most of its typos share one file, and the word alone says which (postingBounds).
+ * title], each ascending and delta-coded. Shards hold consecutive runs of the sorted terms, so a
+ * word, the terms it is a prefix of and most of its typos share one file, and the word alone says
+ * which (postingBounds).
  */
 export type PostingsFile = Record<string, [number[], number[]]>;
 
