@@ -144,7 +144,7 @@ describe('postings shards kept by a rebuild', () => {
         expect(rebuild(topics, first).kept).toEqual(all);
         // The last topic of the listing bumped to its top: every ordinal changes, no number does.
         const listed = sortForListing(topics);
-        const bumped = listed.map((topic, i) => (i === listed.length - 1 ? { ...topic, updatedMs: Date.UTC(2030, 0, 1), updated: '2030-01-01T00:00:00.000Z' } : topic));
+        const bumped = changes.bumped!(listed, listed.length - 1, '');
         expect(sortForListing(bumped)[0]!.slug).toBe(listed.at(-1)!.slug);
         expect(rebuild(bumped, first).kept).toEqual(all);
         // The oldest topic deleted: every other one's number goes down by one.
