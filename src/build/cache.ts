@@ -84,6 +84,14 @@ export function listingsKey(listings: string, { members, links, contentTypes, ta
   return createHash('sha1').update(JSON.stringify(['listings', listings, members, links, contentTypes.list, [...tags.canonicalOf], [...tags.descriptions], tags.aliases, oldAddresses])).digest('hex');
 }
 
+/**
+ * The key of what the topics' shape gives a page or value besides the code: how the topics are
+ * ordered, grouped and dated (`shape`, src/content/load.ts shapeDigest) and the content types.
+ */
+export function shapeKey(shape: string, { contentTypes }: SiteContent): string {
+  return createHash('sha1').update(JSON.stringify(['shape', shape, contentTypes.list])).digest('hex');
+}
+
 /** Remembered files' keys by file. */
 export const keysOf = (files: readonly RememberedFile[]): Map<string, string> => new Map(files.map(([file, key]) => [file, key]));
 

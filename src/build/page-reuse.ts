@@ -97,22 +97,22 @@ export function showsMoreThanListings(): void {
 }
 
 /**
- * What `make` gives (a value JSON keeps as it is), made from the listings only (see
- * listingPagesToRender): while those are as the previous build had them, what it gave then, under
- * the same `name`, without making it again.
+ * What `make` gives (a value JSON keeps as it is), made from the topics' shape only: their order,
+ * tags, authors, dates and counts, not their titles, excerpts or posts, with the content types
+ * (PageReuse.fromShape). While those are as the previous build had them, what it gave then, under
+ * the same `name`, without making it again: after a post or a title changed.
  */
-export async function sameWhileListings<T>(name: string, make: () => T): Promise<T> {
+export async function sameWhileShape<T>(name: string, make: () => T): Promise<T> {
   const reuse = buildStore().reuse;
-  if (!reuse) return make();
-  const { listings } = await digests();
-  if (listings === undefined) return make();
+  const inputs = reuse?.fromShape;
+  if (!reuse || inputs === undefined) return make();
   const earlier = reuse.routes.previous.get(name);
-  if (earlier?.inputs === listings && earlier.value !== undefined) {
+  if (earlier?.inputs === inputs && earlier.value !== undefined) {
     reuse.routes.next.set(name, earlier);
     return earlier.value as T;
   }
   const value = make();
-  reuse.routes.next.set(name, { inputs: listings, files: [], value });
+  reuse.routes.next.set(name, { inputs, files: [], value });
   return value;
 }
 

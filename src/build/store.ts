@@ -60,13 +60,18 @@ export interface PageReuse {
    * only, in this build (cache.ts listingsKey): one that showed no post is reused while it is the same.
    */
   fromListings?: string;
+  /**
+   * The key of what the topics' shape gives (cache.ts shapeKey: their order, tags and dates, not
+   * their titles or excerpts): a value made from it alone is kept while it is the same (./page-reuse.ts sameWhileShape).
+   */
+  fromShape?: string;
   /** How many times a page asked for a topic's post, or said it shows more than the listings (page-reuse.ts showsMoreThanListings). */
   postsShown: number;
 }
 
 /**
  * A route's page files (or the feeds', ./index-and-feeds.ts, or the sitemap's), and a digest of
- * everything they were made from; or a value made from the same (./page-reuse.ts sameWhileListings).
+ * everything they were made from; or a value made from the same (./page-reuse.ts sameWhileShape).
  */
 export interface RouteFiles {
   inputs: string;

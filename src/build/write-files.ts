@@ -59,8 +59,9 @@ const SITEMAP = '(sitemap)';
  * Writes the sitemap into `outDir`. `pages` are the site paths of the pages Astro rendered (`/`,
  * `/tags/api/` …); the reused ones are in `reuse`; `dates` gives what dates them; `redirected`
  * are old addresses (redirect pages), left out of the sitemap. Its files are keyed like pages: by
- * the pages it lists and the topics without their posts (their dates), with the site's root. When
- * those are as the previous build had them, its files are reused, and the pages are not dated.
+ * the pages it lists and the topics' shape (PageReuse.fromShape, which holds what dates them), with
+ * the site's root. When those are as the previous build had them (after a post or a title
+ * changed, say), its files are reused, and the pages are not dated.
  */
 export function writeSitemap(
   outDir: string,
@@ -73,7 +74,7 @@ export function writeSitemap(
   // Old addresses that lead elsewhere are no pages of their own.
   const moved = new Set(redirected.map((path) => decodeURI(path)));
   const listed = [...pages, ...reused].filter((path) => path.endsWith('/') && path !== '/404/' && !moved.has(decodeURI(path))).sort();
-  const inputs = reuse.listings && sha1(JSON.stringify([siteRoot, reuse.listings, listed]));
+  const inputs = reuse.fromShape && sha1(JSON.stringify([siteRoot, reuse.fromShape, listed]));
   if (reuseRoute(reuse, SITEMAP, inputs)) return;
   const made = sitemapFiles(siteRoot, listed, dates());
   for (const [name, xml] of made) {

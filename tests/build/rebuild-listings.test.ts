@@ -82,4 +82,17 @@ describe('a rebuild after a post changed', () => {
     expect(readFileSync(join(site, 'sitemap-0.xml'), 'utf8')).toMatch(/<loc>[^<]*\/topics\/clipboard-cleaner-workflow\/<\/loc><lastmod>2026-11-26<\/lastmod>/);
     await expectCleanBuild(site);
   });
+
+  it("keeps the sitemap when only a title changed (nothing that orders or dates a page), and shows the title on every listing, intersections' too", async () => {
+    const sitemap = modified('sitemap-0.xml');
+    const slug = 'paginating-rest-apis';
+    const intersections = [...tree(join(site, 'tags/intersection')).entries()].filter(([path, html]) => path.endsWith('index.html') && html.includes(`/topics/${slug}/`)).map(([path]) => join('tags/intersection', path));
+    expect(intersections.length, 'intersection pages listing the topic').toBeGreaterThan(1);
+    const file = join(content, `topics/${readdirSync(join(content, 'topics'), { recursive: true }).map(String).find((name) => name.endsWith(`${slug}.md`))}`);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, 'title: "Paginating REST APIs, renamed after a build"'));
+    await build(site);
+    expect(modified('sitemap-0.xml')).toBe(sitemap);
+    for (const page of ['tags/api/index.html', ...intersections]) expect(readFileSync(join(site, page), 'utf8'), page).toContain('Paginating REST APIs, renamed after a build');
+    await expectCleanBuild(site);
+  });
 });

@@ -1,25 +1,26 @@
 /**
- * Routes and values made from the listings only (src/build/page-reuse.ts): while the topics without
- * their posts, the data files and the options are as the previous build had them, a route's pages
- * are reused by their previous keys without being made, and a value is the one made then.
+ * Routes made from the listings only, and values made from the topics' shape only
+ * (src/build/page-reuse.ts): while the topics without their posts, the data files and the options
+ * are as the previous build had them, a route's pages are reused by their previous keys without
+ * being made; while the topics' order, tags and dates are, a value is the one made then.
  */
 import { afterAll, beforeEach, expect, it, vi } from 'vitest';
 import { resolve } from 'node:path';
 import { buildStore, type PageReuse } from '../../src/build/store.ts';
 
 vi.mock('virtual:tagsite/options', () => ({ default: { pageSize: 25, intersections: { minTopics: 5, maxPages: 100 } } }));
-const { listingPagesToRender, sameWhileListings } = await import('../../src/build/page-reuse.ts');
+const { listingPagesToRender, sameWhileShape } = await import('../../src/build/page-reuse.ts');
 
 const root = resolve(import.meta.dirname, '../..');
 const store = buildStore();
 const before = { source: store.source, content: store.content, reuse: store.reuse };
 afterAll(() => Object.assign(store, before));
 
-/** A build's reuse: the last one's keys and routes, and the listings' digest as this build's reading gave it. */
-function nextBuild(listings: string, last?: PageReuse, lose: string[] = []): PageReuse {
+/** A build's reuse: the last one's keys and routes, and the listings' and the shape's digests as this build's reading gave them. */
+function nextBuild(listings: string, last?: PageReuse, lose: string[] = [], shape = 'shape-1'): PageReuse {
   const previous = new Map(last?.next);
   for (const file of lose) previous.delete(file);
-  const reuse: PageReuse = { previous, next: new Map(), reused: new Set(), carried: new Set(), inPlace: false, listings, routes: { previous: new Map(last?.routes.next), next: new Map() }, postsShown: 0 };
+  const reuse: PageReuse = { previous, next: new Map(), reused: new Set(), carried: new Set(), inPlace: false, listings, fromShape: shape, routes: { previous: new Map(last?.routes.next), next: new Map() }, postsShown: 0 };
   // Each build reads its content anew (the values made from it are made once a build).
   Object.assign(store, { source: { root, contentDir: resolve(root, 'content'), excerptLength: 200 }, content: undefined, reuse });
   return reuse;
@@ -57,21 +58,22 @@ it("reuses a route's pages by their previous keys without making them while the 
   expect(make).toHaveBeenCalledTimes(3);
 });
 
-it('gives the value made from the same listings by the previous build, and makes it again for others', async () => {
+it('gives the value made from the same shape by the previous build, whatever the listings, and makes it again for another shape', async () => {
   const make = vi.fn(() => ({ total: 3, page: ['alpha'] }));
   const first = nextBuild('listings-1');
-  expect(await sameWhileListings('(a value)', make)).toEqual({ total: 3, page: ['alpha'] });
-  const second = nextBuild('listings-1', first);
-  expect(await sameWhileListings('(a value)', () => ({ total: 0, page: [] }))).toEqual({ total: 3, page: ['alpha'] });
+  expect(await sameWhileShape('(a value)', make)).toEqual({ total: 3, page: ['alpha'] });
+  // A title changed: other listings, the same shape.
+  const second = nextBuild('listings-2', first);
+  expect(await sameWhileShape('(a value)', () => ({ total: 0, page: [] }))).toEqual({ total: 3, page: ['alpha'] });
   expect(second.routes.next.get('(a value)')).toEqual(first.routes.next.get('(a value)'));
-  nextBuild('listings-2', second);
-  expect(await sameWhileListings('(a value)', () => ({ total: 4, page: [] }))).toEqual({ total: 4, page: [] });
+  nextBuild('listings-2', second, [], 'shape-2');
+  expect(await sameWhileShape('(a value)', () => ({ total: 4, page: [] }))).toEqual({ total: 4, page: [] });
   expect(make).toHaveBeenCalledTimes(1);
 });
 
 it('makes everything, and remembers nothing, outside a build (astro dev)', async () => {
   const make = vi.fn(paths);
   expect(await listingPagesToRender('/x/[slug]/', make)).toHaveLength(3);
-  expect(await sameWhileListings('(a value)', () => 7)).toBe(7);
+  expect(await sameWhileShape('(a value)', () => 7)).toBe(7);
   expect(make).toHaveBeenCalledTimes(1);
 });

@@ -3,7 +3,8 @@ import { fromSiteRecords, siteData } from '../../build/site-records.ts';
 import { paginate } from '../../model/listing.ts';
 import { tagSlug } from '../../model/tags.ts';
 import { intersectionPath, searchBothTagsPath } from '../../model/urls.ts';
-import { intersectionTopics, pairCounts, pairKey, planIntersections, relatedTags } from '../../model/intersections.ts';
+import { intersectionTopics, pairCounts, pairKey, planIntersections, relatedTags, type IntersectionPlan, type RelatedTag } from '../../model/intersections.ts';
+import { sameWhileShape } from '../../build/page-reuse.ts';
 import type { Topic } from '../../content/topics.ts';
 
 /** A related tag as a tag page lists it: with the topics both share and where the pair leads. */
@@ -32,11 +33,31 @@ export interface TagRedirectProps {
   canonical: string;
 }
 
-/** Which tags share topics, and the intersection pages built: once per build, from the site's records. */
-export const tagIntersections = fromSiteRecords(({ topics }) => {
-  const pairs = pairCounts(topics);
-  const plan = planIntersections(pairs, options.intersections);
-  return { related: relatedTags(pairs), built: new Set(plan.built.map(({ pair }) => pairKey(...pair))), plan, topicsOf: intersectionTopics(topics, plan.built) };
+/** The tag intersections as a build keeps them for the next (as JSON): each pair's topics by their places in the listing. */
+interface KeptIntersections {
+  related: Array<[string, RelatedTag[]]>;
+  plan: IntersectionPlan;
+  topicsOf: Array<[string, number[]]>;
+}
+
+/**
+ * Which tags share topics, and the intersection pages built: once per build, from the site's
+ * records. All of it comes from the topics' order and tags, so a rebuild takes the last build's
+ * while those are the same (after a post or a title changed).
+ */
+export const tagIntersections = fromSiteRecords(async ({ topics }) => {
+  const { related, plan, topicsOf } = await sameWhileShape('(tag intersections)', (): KeptIntersections => {
+    const pairs = pairCounts(topics);
+    const made = planIntersections(pairs, options.intersections);
+    const places = intersectionTopics(topics.map((topic, place) => ({ tags: topic.tags, place })), made.built);
+    return { related: [...relatedTags(pairs)], plan: made, topicsOf: [...places].map(([key, list]) => [key, list.map(({ place }) => place)]) };
+  });
+  return {
+    related: new Map(related),
+    built: new Set(plan.built.map(({ pair }) => pairKey(...pair))),
+    plan,
+    topicsOf: new Map(topicsOf.map(([key, places]) => [key, places.map((place) => topics[place]!)])),
+  };
 });
 
 /** The pages of one listing: page 1 only (`firstPage`) or pages 2+. */
