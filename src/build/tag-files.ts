@@ -6,8 +6,8 @@
  */
 import { digest as sha1 } from '../content/digest.ts';
 import { indexedTypes, type IndexReuse } from '../search/index-build.ts';
-import { sortForListing, topicsByTag } from '../model/listing.ts';
-import { feedHead, feedItem, feedTopics, rssXml, type FeedHead, type FeedItem } from '../outputs/feeds.ts';
+import { topicsByTag } from '../model/listing.ts';
+import { compareFeed, FEED_ITEMS, feedHead, feedItem, rssXml, type FeedHead, type FeedItem } from '../outputs/feeds.ts';
 import { feedPath, intersectionFeedPath } from '../model/urls.ts';
 import { intersectionReport, intersectionTopics, pairCounts, pairKey, planIntersections } from '../model/intersections.ts';
 import type { SiteContent } from '../content/load.ts';
@@ -98,19 +98,23 @@ export function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, kee
     options.write(file, xml);
     feeds.push({ file, key, written: true });
   };
-  const byTag = topicsByTag(topics);
+  // Every list in feed order from one sort (topicsByTag's own sort finds them in order): each feed is
+  // the first FEED_ITEMS of its list.
+  const inFeedOrder = [...topics].sort(compareFeed);
+  const byTag = topicsByTag(inFeedOrder, compareFeed);
+  const newestOf = (tagged: readonly Topic[]) => tagged.slice(0, FEED_ITEMS);
   const synonymsOf = new Map<string, string[]>();
   for (const [synonym, canonical] of options.canonicalOf ?? []) synonymsOf.set(canonical, [...(synonymsOf.get(canonical) ?? []), synonym]);
   for (const [tag, tagged] of byTag) {
     const head = feedHead({ siteTitle, siteRoot, tag });
-    const newest = feedTopics(tagged);
+    const newest = newestOf(tagged);
     add(feedPath(tag), head, newest);
     for (const synonym of synonymsOf.get(tag) ?? []) add(feedPath(synonym), head, newest);
   }
-  const listed = sortForListing(topics);
-  const plan = planIntersections(pairCounts(listed), options.intersections ?? { minTopics: 5, maxPages: 0 });
-  const topicsOf = intersectionTopics(listed, plan.built);
-  for (const { pair } of plan.built) add(intersectionFeedPath(...pair), feedHead({ siteTitle, siteRoot, pair }), feedTopics(topicsOf.get(pairKey(...pair))!));
+  // Which pairs are built, and in what order, does not depend on the topics' order (comparePairs).
+  const plan = planIntersections(pairCounts(inFeedOrder), options.intersections ?? { minTopics: 5, maxPages: 0 });
+  const topicsOf = intersectionTopics(inFeedOrder, plan.built);
+  for (const { pair } of plan.built) add(intersectionFeedPath(...pair), feedHead({ siteTitle, siteRoot, pair }), newestOf(topicsOf.get(pairKey(...pair))!));
   return { feeds, intersections: intersectionReport(plan) };
 }
 

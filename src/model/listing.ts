@@ -12,10 +12,10 @@ export function sortForListing(topics: readonly Topic[]): Topic[] {
   return [...topics].sort(compareListing);
 }
 
-/** Every tag with its topics in listing order; tags sorted by count (most first), then A→Z. */
-export function topicsByTag(topics: readonly Topic[]): Map<string, Topic[]> {
+/** Every tag with its topics in listing order (or `compare`'s); tags sorted by count (most first), then A→Z. */
+export function topicsByTag(topics: readonly Topic[], compare: (a: Topic, b: Topic) => number = compareListing): Map<string, Topic[]> {
   const byTag = new Map<string, Topic[]>();
-  for (const topic of sortForListing(topics)) {
+  for (const topic of [...topics].sort(compare)) {
     for (const tag of topic.tags) {
       let list = byTag.get(tag);
       if (!list) byTag.set(tag, (list = []));

@@ -13,11 +13,14 @@ import { escapeXml } from './xml.ts';
 /** Items a feed carries: the newest topics only, as feed readers poll the whole file each time. */
 export const FEED_ITEMS = 50;
 
-/** The newest topics first (by `created`: a feed announces new topics), ties by slug A→Z, at most `limit`. */
+/** A feed's order: the newest topics first (by `created`: a feed announces new topics), ties by slug A→Z. */
+export function compareFeed(a: Topic, b: Topic): number {
+  return b.createdMs - a.createdMs || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+}
+
+/** The topics a feed carries: in feed order (compareFeed), at most `limit`. */
 export function feedTopics(topics: readonly Topic[], limit = FEED_ITEMS): Topic[] {
-  return [...topics]
-    .sort((a, b) => b.createdMs - a.createdMs || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
-    .slice(0, limit);
+  return [...topics].sort(compareFeed).slice(0, limit);
 }
 
 /** A topic as a feed item: its `<item>` element, made once however many feeds carry it. */

@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { getRssString } from '@astrojs/rss';
 import { XMLParser } from 'fast-xml-parser';
 import { SyntaxValidator } from 'fast-xml-validator';
-import { feedHead, feedTopics, feedXml, type FeedOptions } from '../../src/outputs/feeds.ts';
+import { FEED_ITEMS, feedHead, feedTopics, feedXml, type FeedOptions } from '../../src/outputs/feeds.ts';
+import { tagFeedFiles } from '../../src/build/tag-files.ts';
 import { absoluteUrl, feedPath, intersectionFeedPath, topicUrl } from '../../src/model/urls.ts';
 import { escapeXml, xmlText } from '../../src/outputs/xml.ts';
 import { normaliseTag } from '../../src/model/tags.ts';
@@ -96,5 +97,30 @@ describe('the feeds\u2019 XML', () => {
     expect(items.map((item) => item['dc:creator'])).toEqual(['Infinity', ' Ana Lind ', '0x1F', '007', '1e3']);
     expect(xml).toContain(`<atom:link href="${absoluteUrl('https://knot-garden.example/', feedPath('knots'))}" rel="self"`);
     expect(feedHead({ siteTitle: 'K', siteRoot: 'https://knot-garden.example/', pair: ['a', 'b'] }).self).toBe(absoluteUrl('https://knot-garden.example/', intersectionFeedPath('a', 'b')));
+  });
+});
+
+describe("the tags' and intersections' feeds (tagFeedFiles)", () => {
+  const itemsOf = (xml: string) => [...xml.matchAll(/<link>[^<]*\/topics\/([^/<]+)\/<\/link>/g)].map((match) => match[1]!);
+  const newestFirst = (a: Topic, b: Topic) => b.createdMs - a.createdMs || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+
+  it('each carries its newest topics by `created` (ties by slug A→Z), at most FEED_ITEMS, whatever order the topics come in', () => {
+    const topicsArb = fc
+      .array(fc.record({ tags: fc.uniqueArray(fc.constantFrom('api', 'shell', 'cli', 'rare'), { minLength: 1, maxLength: 3 }), day: fc.integer({ min: 0, max: 40 }), updated: fc.integer({ min: 0, max: 40 }) }), { minLength: 1, maxLength: 140 })
+      .map((rows) => rows.map(({ tags, day, updated }, i) => ({ slug: `t-${(i * 7919) % 1000}-${i}`, title: `Topic ${i}`, excerpt: '', author: 'wren', tags, createdMs: day * 86_400_000, updatedMs: (day + updated) * 86_400_000 }) as unknown as Topic));
+    fc.assert(
+      fc.property(topicsArb, (topics) => {
+        const { feeds } = tagFeedFiles([...topics].reverse(), { siteTitle: 'Knots', siteRoot: 'https://knot-garden.example/', intersections: { minTopics: 2, maxPages: 6 } });
+        const expected = new Map<string, string[]>();
+        for (const tag of new Set(topics.flatMap((topic) => topic.tags))) expected.set(`tags/${tag}/rss.xml`, topics.filter((topic) => topic.tags.includes(tag)).sort(newestFirst).slice(0, FEED_ITEMS).map((topic) => topic.slug));
+        for (const { file, xml } of feeds) {
+          const pair = /^tags\/intersection\/([^/]+)\/([^/]+)\/rss\.xml$/.exec(file);
+          const carried = pair ? topics.filter((topic) => topic.tags.includes(pair[1]!) && topic.tags.includes(pair[2]!)).sort(newestFirst).slice(0, FEED_ITEMS).map((topic) => topic.slug) : expected.get(file);
+          expect(carried, file).toBeDefined();
+          expect(itemsOf(xml!), file).toEqual(carried);
+        }
+        expect(feeds.filter(({ file }) => !file.includes('/intersection/')).map(({ file }) => file).sort()).toEqual([...expected.keys()].sort());
+      }),
+    );
   });
 });
