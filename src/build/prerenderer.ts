@@ -6,7 +6,7 @@
  * rebuild the same thread links the reused pages from the previous output while the others render.
  */
 import type { AstroPrerenderer } from 'astro';
-import { fileWriterThread, type FileWriter } from './file-writer.ts';
+import { lazyFileWriter, type FileWriter } from './file-writer.ts';
 import { folderFiles, sitePath } from './folder-files.ts';
 import { withModulePreloads, type ModuleGraph } from './module-preloads.ts';
 import type { PageReuse } from './store.ts';
@@ -69,7 +69,7 @@ export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, f
     async setup() {
       await defaults.setup?.();
       if (format !== 'directory') return;
-      files = fileWriterThread(outDir);
+      files = lazyFileWriter(outDir);
       inPublic = publicFiles(publicDir);
     },
     async getStaticPaths() {

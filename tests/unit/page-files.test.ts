@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fileWriterThread } from '../../src/build/file-writer.ts';
+import { fileWriterThread, lazyFileWriter } from '../../src/build/file-writer.ts';
 import { directoryPageFile, writingPrerenderer, type PageFiles } from '../../src/build/prerenderer.ts';
 import type { PageReuse } from '../../src/build/store.ts';
 import type { AstroPrerenderer, PrerenderResult, RouteData } from 'astro';
@@ -70,6 +70,42 @@ describe('the file writer thread', () => {
     expect(thrown?.message).toMatch(/could not write tags\/x\/index\.html/);
     await expect(files.close()).rejects.toThrow(/tags\/x\/index\.html/);
     expect(existsSync(join(dir, 'topics'))).toBe(false);
+  });
+});
+
+describe('the lazy file writer', () => {
+  it('writes its first files on this thread, each on the disk when its write resolves, then the rest through its thread', async () => {
+    const dir = folder();
+    const files = lazyFileWriter(dir, 3);
+    const names = Array.from({ length: 40 }, (_, i) => `topics/t-${i}/index.html`);
+    for (const name of names.slice(0, 3)) {
+      await files.write(name, bytes(`<p>${name}</p>`));
+      expect(readFileSync(join(dir, name), 'utf8')).toBe(`<p>${name}</p>`);
+    }
+    for (const name of names.slice(3)) await files.write(name, bytes(`<p>${name}</p>`));
+    await files.close();
+    for (const name of names) expect(readFileSync(join(dir, name), 'utf8')).toBe(`<p>${name}</p>`);
+  });
+
+  it('fails a write of its own at once, naming the file', async () => {
+    const dir = folder();
+    writeFileSync(join(dir, 'tags'), 'in the way');
+    const files = lazyFileWriter(dir);
+    await expect(files.write('tags/x/index.html', bytes('x'))).rejects.toThrow(/could not write tags\/x\/index\.html/);
+    await files.close();
+  });
+
+  it('carries files over through its thread, as links, beside the files it wrote itself', async () => {
+    const previous = folder();
+    mkdirSync(join(previous, 'topics', 'kept'), { recursive: true });
+    writeFileSync(join(previous, 'topics', 'kept', 'index.html'), 'kept page');
+    const dir = folder();
+    const files = lazyFileWriter(dir);
+    await files.write('topics/new/index.html', bytes('new page'));
+    files.carry(['topics/kept/index.html'], previous);
+    await files.close();
+    expect(statSync(join(dir, 'topics/kept/index.html')).ino).toBe(statSync(join(previous, 'topics/kept/index.html')).ino);
+    expect(readFileSync(join(dir, 'topics/new/index.html'), 'utf8')).toBe('new page');
   });
 });
 
