@@ -2,7 +2,7 @@
  * Whether a folder is still as a build's stamp noted it (./unchanged.ts): every file noted with
  * its size and modification time, every folder noted with its time (so nothing was added); and
  * the listing of a folder for the next stamp. Kept apart, with nothing else to load, because a
- * build runs both in threads of their own while it loads its code and reads the content.
+ * build runs both in a thread of their own (one for both) while it loads its code and reads the content.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,27 +71,68 @@ export function stampListingInThread(dir: string): Promise<StampListing> {
 /** A job for the thread: check a stamp's output, or list a folder. */
 type Job = { stampText: string } | { listFolder: string };
 
-/** Runs `job` in a worker thread of this module; if the thread fails, the answer is `failed()`'s (which may throw). */
+/** The thread's answer to job `id`: what it found, or that the job failed. */
+type Answer = { id: number; found: unknown } | { id: number; failed: true };
+
+/**
+ * The one thread of this module a build starts, by its first job, for all of them: a thread's
+ * start is about a tenth of a second of a core, and a rebuild lists the content, then checks the
+ * output. It takes its jobs in turn, and keeps the process alive only while one is waiting.
+ */
+let checker: { worker: Worker; waiting: Map<number, (answer: Answer | undefined) => void>; next: number } | undefined;
+
+function startChecker(): NonNullable<typeof checker> {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { outputCheck: true }, resourceLimits: THREAD_LIMITS });
+  const started = { worker, waiting: new Map<number, (answer: Answer | undefined) => void>(), next: 0 };
+  worker.on('message', (answer: Answer) => {
+    started.waiting.get(answer.id)?.(answer);
+    started.waiting.delete(answer.id);
+    if (started.waiting.size === 0) worker.unref();
+  });
+  // A thread that fails fails every job it had: each is done here instead.
+  const fail = () => {
+    if (checker === started) checker = undefined;
+    for (const answer of started.waiting.values()) answer(undefined);
+    started.waiting.clear();
+  };
+  worker.once('error', fail);
+  worker.once('exit', fail);
+  return started;
+}
+
+/** Runs `job` in the checker thread; if the job or the thread fails, the answer is `failed()`'s (which may throw). */
 function inThread<T>(job: Job, failed: () => T): Promise<T> {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { outputCheck: job }, resourceLimits: THREAD_LIMITS });
-  return new Promise((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', () => {
+  const thread = (checker ??= startChecker());
+  const id = thread.next++;
+  return new Promise<T>((resolve, reject) => {
+    thread.waiting.set(id, (answer) => {
+      if (answer && 'found' in answer) return resolve(answer.found as T);
       try {
         resolve(failed());
       } catch (error) {
         reject(error as Error);
       }
     });
+    thread.worker.ref();
+    thread.worker.postMessage({ id, job });
   });
 }
 
-const job = (workerData as { outputCheck?: Job } | null)?.outputCheck;
-if (!isMainThread && parentPort && job) {
-  if ('stampText' in job) {
-    const { outDir, files, folders } = JSON.parse(job.stampText) as { outDir: string; files: FolderFiles; folders: FolderTimes };
-    parentPort.postMessage(unchangedFolder(outDir, files, folders));
-  } else {
-    parentPort.postMessage(stampListing(job.listFolder));
-  }
+function run(job: Job): unknown {
+  if ('listFolder' in job) return stampListing(job.listFolder);
+  const { outDir, files, folders } = JSON.parse(job.stampText) as { outDir: string; files: FolderFiles; folders: FolderTimes };
+  return unchangedFolder(outDir, files, folders);
+}
+
+if (!isMainThread && parentPort && (workerData as { outputCheck?: true } | null)?.outputCheck) {
+  const port = parentPort;
+  port.on('message', ({ id, job }: { id: number; job: Job }) => {
+    let answer: Answer;
+    try {
+      answer = { id, found: run(job) };
+    } catch {
+      answer = { id, failed: true };
+    }
+    port.postMessage(answer);
+  });
 }

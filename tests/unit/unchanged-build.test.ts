@@ -143,6 +143,11 @@ describe('the output a content rebuild may update in place', () => {
     expect(await stampedOutput(root, content, out, inputs)).toBeUndefined();
     stamp();
     expect(await stampedOutput(root, content, out, inputs)).toBeDefined();
+    // Jobs sent to the thread together each get their own answer.
+    const [listed, checked, other] = await Promise.all([contentListingInThread(content), stampedOutput(root, content, out, inputs), stampedOutput(root, content, join(dir, 'elsewhere'), inputs)]);
+    expect(listed).toEqual(contentListing(content));
+    expect(checked?.outDir).toBe(out);
+    expect(other).toBeUndefined();
   });
 });
 
