@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { codeDigest, noteSource } from './cache.ts';
 import { HOST_ENVIRONMENT } from '../integration/host.ts';
-import { writeFileAtomic } from '../cli/atomic-file.ts';
+import { replaceFile } from '../cli/atomic-file.ts';
 import type { FolderFiles, FolderListing } from './folder-files.ts';
 import { folderTimes, stampListing, stampListingInThread, unchangedFolder, unchangedFolderInThread, type FolderTimes, type StampListing } from './output-check.ts';
 
@@ -148,5 +148,7 @@ export function stampBuild(root: string, contentDir: string, out: string | undef
   mkdirSync(folder, { recursive: true });
   noteSource(folder, contentDir);
   const stamp: Stamp = { inputs, content: content.files, contentFolders: content.folders, outDir, files: output.files, folders: folderTimes(outDir, output.folders, output.folderTimes) };
-  writeFileAtomic(join(folder, 'stamp.json'), JSON.stringify(stamp));
+  // Not flushed to the disk first (some 60 ms): a stamp lost or cut short by a crash is no stamp, and
+  // the next build builds; an older one left in its place no longer matches the output's files.
+  replaceFile(join(folder, 'stamp.json'), (put) => put(JSON.stringify(stamp)), { flush: false });
 }
