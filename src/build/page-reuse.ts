@@ -45,6 +45,30 @@ interface StaticPath {
   props: object;
 }
 
+/** Pages' keys made by keyListingPages, by their props: taken instead of digesting the props. */
+const givenKeys = new WeakMap<object, string>();
+
+/** Keys the pages of one listing together: see listingKeyer. */
+export type KeyListingPages = (pages: ReadonlyArray<{ page: number }>, topics: readonly Topic[], also: unknown) => void;
+
+/**
+ * What keys the pages of one listing together (a tag's, an intersection's): `pages` are their
+ * props, made from `topics` (the whole listing, in its order) and `also` (everything else they
+ * show, as JSON writes it), each page telling its number. Each topic stands for its record's
+ * digest, joined in the listing's order and digested once for the listing, rather than each page's
+ * props copied and digested: after a title edit or a bump at 10,000 topics, that was 6,000 listing
+ * pages and a fifth of a second. Outside a build, it does nothing.
+ */
+export async function listingKeyer(): Promise<KeyListingPages> {
+  if (!buildStore().reuse) return () => undefined;
+  const { topics: digestOf } = await digests();
+  return (pages, topics, also) => {
+    if (pages.length === 0) return;
+    const listing = sha1(`${JSON.stringify(also)}\n${topics.map((topic) => digestOf.get(topic) ?? topicRecordKey(topic)).join('\n')}`);
+    for (const props of pages) givenKeys.set(props, `${listing}:${props.page}`);
+  };
+}
+
 /**
  * The paths of a route that must be rendered in this build: all of them, less the pages whose
  * key is unchanged since the previous build (those are reused). `pattern` is the route's path
@@ -77,7 +101,7 @@ export async function pagesToRender<P extends StaticPath>(pattern: string, paths
   const files: string[] = [];
   for (const path of await paths) {
     const file = fileOf(path.params);
-    const key = `${site}.${propsKey(path.props)}`;
+    const key = `${site}.${givenKeys.get(path.props) ?? propsKey(path.props)}`;
     files.push(file);
     reuse.next.set(file, key);
     if (reuse.previous.get(file) === key) reuse.reused.add(file);

@@ -9,7 +9,8 @@ import { resolve } from 'node:path';
 import { buildStore, type PageReuse } from '../../src/build/store.ts';
 
 vi.mock('virtual:tagsite/options', () => ({ default: { pageSize: 25, intersections: { minTopics: 5, maxPages: 100 } } }));
-const { listingPagesToRender, sameWhileShape } = await import('../../src/build/page-reuse.ts');
+const { listingKeyer, listingPagesToRender, pagesToRender, sameWhileShape } = await import('../../src/build/page-reuse.ts');
+import type { Topic } from '../../src/content/topics.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const store = buildStore();
@@ -69,6 +70,27 @@ it('gives the value made from the same shape by the previous build, whatever the
   nextBuild('listings-2', second, [], 'shape-2');
   expect(await sameWhileShape('(a value)', () => ({ total: 4, page: [] }))).toEqual({ total: 4, page: [] });
   expect(make).toHaveBeenCalledTimes(1);
+});
+
+it("keys a listing's pages by its topics' records in order and what else they show, each with its page number", async () => {
+  const topics = ['alpha', 'beta', 'gamma'].map((slug) => ({ slug, title: `The ${slug} topic`, tags: ['api'] }) as unknown as Topic);
+  const keysOf = async (listing: Topic[], also: unknown) => {
+    const reuse = nextBuild('listings-1');
+    const pages = [1, 2].map((page) => ({ page, topics: listing.slice(page - 1, page) }));
+    (await listingKeyer())(pages, listing, also);
+    await pagesToRender('/x/[slug]/', pages.map((props) => ({ params: { slug: String(props.page) }, props })));
+    return [...reuse.next.values()];
+  };
+  const first = await keysOf(topics, ['api', 'A description.']);
+  expect(new Set(first).size, 'a key for each page').toBe(2);
+  expect(await keysOf(topics, ['api', 'A description.']), 'the same listing, the same keys').toEqual(first);
+  const others = {
+    'another order': await keysOf([topics[1]!, topics[0]!, topics[2]!], ['api', 'A description.']),
+    'a topic retitled': await keysOf([topics[0]!, topics[1]!, { ...topics[2]!, title: 'Renamed' }], ['api', 'A description.']),
+    'a topic less': await keysOf(topics.slice(0, 2), ['api', 'A description.']),
+    'another description': await keysOf(topics, ['api', 'Another description.']),
+  };
+  for (const [change, keys] of Object.entries(others)) for (const [i, key] of keys.entries()) expect(key, `${change}, page ${i + 1}`).not.toBe(first[i]);
 });
 
 it('makes everything, and remembers nothing, outside a build (astro dev)', async () => {

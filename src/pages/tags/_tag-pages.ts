@@ -4,7 +4,7 @@ import { paginate } from '../../model/listing.ts';
 import { tagSlug } from '../../model/tags.ts';
 import { intersectionPath, searchBothTagsPath } from '../../model/urls.ts';
 import { intersectionTopics, pairCounts, pairKey, planIntersections, relatedTags, type IntersectionPlan, type RelatedTag } from '../../model/intersections.ts';
-import { sameWhileShape } from '../../build/page-reuse.ts';
+import { listingKeyer, sameWhileShape } from '../../build/page-reuse.ts';
 import type { Topic } from '../../content/topics.ts';
 
 /** A related tag as a tag page lists it: with the topics both share and where the pair leads. */
@@ -73,13 +73,14 @@ function listingPages<P>(topics: Topic[], firstPage: boolean, props: (page: Omit
 export async function tagPagePaths(firstPage: boolean) {
   const { byTag, tags } = await siteData();
   const { related, built } = await tagIntersections();
+  const keyPages = await listingKeyer();
   const paths: Array<{ params: Record<string, string>; props: TagPageProps | TagRedirectProps }> = [];
   for (const [tag, topics] of byTag) {
     const description = tags.descriptions.get(tag);
     const links = (related.get(tag) ?? []).map(({ tag: other, count }) => ({ tag: other, count, path: built.has(pairKey(tag, other)) ? intersectionPath(tag, other) : searchBothTagsPath(tag, other) }));
-    for (const props of listingPages(topics, firstPage, (page) => ({ tags: [tag] as [string], ...page, ...(description ? { description } : {}), related: links }))) {
-      paths.push({ params: firstPage ? { tag: tagSlug(tag) } : { tag: tagSlug(tag), page: String(props.page) }, props });
-    }
+    const pages = listingPages(topics, firstPage, (page) => ({ tags: [tag] as [string], ...page, ...(description ? { description } : {}), related: links }));
+    keyPages(pages, topics, [tag, description, links]);
+    for (const props of pages) paths.push({ params: firstPage ? { tag: tagSlug(tag) } : { tag: tagSlug(tag), page: String(props.page) }, props });
   }
   if (firstPage) {
     for (const [synonym, canonical] of tags.canonicalOf) {
@@ -92,13 +93,14 @@ export async function tagPagePaths(firstPage: boolean) {
 /** Every page of every intersection listing: page 1 at /tags/intersection/<a>/<b>/ (`firstPage`), pages 2+ below it. */
 export async function intersectionPagePaths(firstPage: boolean) {
   const { plan, topicsOf } = await tagIntersections();
+  const keyPages = await listingKeyer();
   const paths: Array<{ params: Record<string, string>; props: TagPageProps }> = [];
   for (const { pair: [a, b] } of plan.built) {
     const topics = topicsOf.get(pairKey(a, b))!;
-    for (const props of listingPages(topics, firstPage, (page) => ({ tags: [a, b] as [string, string], ...page, related: [] }))) {
-      const params: Record<string, string> = { a: tagSlug(a), b: tagSlug(b) };
-      paths.push({ params: firstPage ? params : { ...params, page: String(props.page) }, props });
-    }
+    const pages = listingPages(topics, firstPage, (page) => ({ tags: [a, b] as [string, string], ...page, related: [] }));
+    keyPages(pages, topics, [a, b]);
+    const params: Record<string, string> = { a: tagSlug(a), b: tagSlug(b) };
+    for (const props of pages) paths.push({ params: firstPage ? params : { ...params, page: String(props.page) }, props });
   }
   return paths;
 }
