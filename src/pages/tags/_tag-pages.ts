@@ -79,7 +79,7 @@ export async function tagPagePaths(firstPage: boolean) {
     const description = tags.descriptions.get(tag);
     const links = (related.get(tag) ?? []).map(({ tag: other, count }) => ({ tag: other, count, path: built.has(pairKey(tag, other)) ? intersectionPath(tag, other) : searchBothTagsPath(tag, other) }));
     const pages = listingPages(topics, firstPage, (page) => ({ tags: [tag] as [string], ...page, ...(description ? { description } : {}), related: links }));
-    keyPages(pages, topics, [tag, description, links]);
+    keyPages(pages, [tag, description, links]);
     for (const props of pages) paths.push({ params: firstPage ? { tag: tagSlug(tag) } : { tag: tagSlug(tag), page: String(props.page) }, props });
   }
   if (firstPage) {
@@ -98,7 +98,7 @@ export async function intersectionPagePaths(firstPage: boolean) {
   for (const { pair: [a, b] } of plan.built) {
     const topics = topicsOf.get(pairKey(a, b))!;
     const pages = listingPages(topics, firstPage, (page) => ({ tags: [a, b] as [string, string], ...page, related: [] }));
-    keyPages(pages, topics, [a, b]);
+    keyPages(pages, [a, b]);
     const params: Record<string, string> = { a: tagSlug(a), b: tagSlug(b) };
     for (const props of pages) paths.push({ params: firstPage ? params : { ...params, page: String(props.page) }, props });
   }
