@@ -130,15 +130,9 @@ export function showsMoreThanListings(): void {
   if (reuse) reuse.postsShown++;
 }
 
-/**
- * What `make` gives (a value JSON keeps as it is), made from the topics' shape only: their order,
- * tags, authors, dates and counts, not their titles, excerpts or posts, with the content types
- * (PageReuse.fromShape). While those are as the previous build had them, what it gave then, under
- * the same `name`, without making it again: after a post or a title changed.
- */
-export async function sameWhileShape<T>(name: string, make: () => T): Promise<T> {
+/** What `make` gives, kept while `inputs` (a digest of what it is made from) are as the previous build had them. */
+function sameWhile<T>(inputs: string | undefined, name: string, make: () => T): T {
   const reuse = buildStore().reuse;
-  const inputs = reuse?.fromShape;
   if (!reuse || inputs === undefined) return make();
   const earlier = reuse.routes.previous.get(name);
   if (earlier?.inputs === inputs && earlier.value !== undefined) {
@@ -148,6 +142,24 @@ export async function sameWhileShape<T>(name: string, make: () => T): Promise<T>
   const value = make();
   reuse.routes.next.set(name, { inputs, files: [], value });
   return value;
+}
+
+/**
+ * What `make` gives (a value JSON keeps as it is), made from the topics' shape only: their order,
+ * tags, authors, dates and counts, not their titles, excerpts or posts, with the content types
+ * (PageReuse.fromShape). While those are as the previous build had them, what it gave then, under
+ * the same `name`, without making it again: after a post or a title changed.
+ */
+export function sameWhileShape<T>(name: string, make: () => T): T {
+  return sameWhile(buildStore().reuse?.fromShape, name, make);
+}
+
+/**
+ * sameWhileShape for a value made from the topics' tags alone, whatever order the topics are in
+ * (PageReuse.fromTags): kept after a bump, too.
+ */
+export function sameWhileTags<T>(name: string, make: () => T): T {
+  return sameWhile(buildStore().reuse?.fromTags, name, make);
 }
 
 /**

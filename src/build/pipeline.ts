@@ -195,7 +195,7 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
 
   // 4. The records, for the pages Astro renders, and the previous output's pages that may be reused.
   const pages = remembered.filter((file) => !madeByThread(file));
-  const reuse: PageReuse = { previous: previous ? keysOf(pages) : unchangedFiles(outDir, pages), next: new Map(), reused: new Set(), carried: new Set(), inPlace, topicKeys: keys, listings: loaded.listings, routes: { previous: last.routes, next: new Map() }, fromListings: listingsKey(loaded.listings, content), fromShape: shapeKey(loaded.shape, content), postsShown: 0 };
+  const reuse: PageReuse = { previous: previous ? keysOf(pages) : unchangedFiles(outDir, pages), next: new Map(), reused: new Set(), carried: new Set(), inPlace, topicKeys: keys, listings: loaded.listings, routes: { previous: last.routes, next: new Map() }, fromListings: listingsKey(loaded.listings, content), fromShape: shapeKey(loaded.shape, content), fromTags: loaded.tags, postsShown: 0 };
   Object.assign(store, { source, content: { ...content, from: source }, reuse, outcome: undefined });
   progress.phase('rendering pages; the search index and feeds in a second thread');
   progress.countPages();

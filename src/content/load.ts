@@ -160,6 +160,8 @@ interface Assembled {
   listings: string;
   /** shapeDigest of the topics: the same digest, the same listing order, tags and dates. */
   shape: string;
+  /** A digest of each topic's tags, in the content's order: the same digest, the same tags on the same topics, in whatever order they are listed. */
+  tags: string;
 }
 
 /**
@@ -219,7 +221,7 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
   problems.push(...old.problems);
   problems.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));
   const content: SiteContent = { topics, contentTypes: prepared.contentTypes, members: prepared.members, links: prepared.links, tags: prepared.tags, oldAddresses: old.addresses };
-  return { content: keptPosts.size > 0 ? { ...content, keptPosts } : content, problems, memory, keys, listings: sha1(listingKeys.join('\n')), shape: shapeDigest(topics) };
+  return { content: keptPosts.size > 0 ? { ...content, keptPosts } : content, problems, memory, keys, listings: sha1(listingKeys.join('\n')), shape: shapeDigest(topics), tags: sha1(JSON.stringify(topics.map((topic) => topic.tags))) };
 }
 
 /** Loads and validates all content. Problems are returned, all of them, never thrown. */

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { buildStore, type PageReuse } from '../../src/build/store.ts';
 
 vi.mock('virtual:tagsite/options', () => ({ default: { pageSize: 25, intersections: { minTopics: 5, maxPages: 100 } } }));
-const { listingKeyer, listingPagesToRender, pagesToRender, sameWhileShape } = await import('../../src/build/page-reuse.ts');
+const { listingKeyer, listingPagesToRender, pagesToRender, sameWhileShape, sameWhileTags } = await import('../../src/build/page-reuse.ts');
 import type { Topic } from '../../src/content/topics.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -18,10 +18,10 @@ const before = { source: store.source, content: store.content, reuse: store.reus
 afterAll(() => Object.assign(store, before));
 
 /** A build's reuse: the last one's keys and routes, and the listings' and the shape's digests as this build's reading gave them. */
-function nextBuild(listings: string, last?: PageReuse, lose: string[] = [], shape = 'shape-1'): PageReuse {
+function nextBuild(listings: string, last?: PageReuse, lose: string[] = [], shape = 'shape-1', tags = 'tags-1'): PageReuse {
   const previous = new Map(last?.next);
   for (const file of lose) previous.delete(file);
-  const reuse: PageReuse = { previous, next: new Map(), reused: new Set(), carried: new Set(), inPlace: false, listings, fromShape: shape, routes: { previous: new Map(last?.routes.next), next: new Map() }, postsShown: 0 };
+  const reuse: PageReuse = { previous, next: new Map(), reused: new Set(), carried: new Set(), inPlace: false, listings, fromShape: shape, fromTags: tags, routes: { previous: new Map(last?.routes.next), next: new Map() }, postsShown: 0 };
   // Each build reads its content anew (the values made from it are made once a build).
   Object.assign(store, { source: { root, contentDir: resolve(root, 'content'), excerptLength: 200 }, content: undefined, reuse });
   return reuse;
@@ -62,14 +62,24 @@ it("reuses a route's pages by their previous keys without making them while the 
 it('gives the value made from the same shape by the previous build, whatever the listings, and makes it again for another shape', async () => {
   const make = vi.fn(() => ({ total: 3, page: ['alpha'] }));
   const first = nextBuild('listings-1');
-  expect(await sameWhileShape('(a value)', make)).toEqual({ total: 3, page: ['alpha'] });
+  expect(sameWhileShape('(a value)', make)).toEqual({ total: 3, page: ['alpha'] });
   // A title changed: other listings, the same shape.
   const second = nextBuild('listings-2', first);
-  expect(await sameWhileShape('(a value)', () => ({ total: 0, page: [] }))).toEqual({ total: 3, page: ['alpha'] });
+  expect(sameWhileShape('(a value)', () => ({ total: 0, page: [] }))).toEqual({ total: 3, page: ['alpha'] });
   expect(second.routes.next.get('(a value)')).toEqual(first.routes.next.get('(a value)'));
   nextBuild('listings-2', second, [], 'shape-2');
-  expect(await sameWhileShape('(a value)', () => ({ total: 4, page: [] }))).toEqual({ total: 4, page: [] });
+  expect(sameWhileShape('(a value)', () => ({ total: 4, page: [] }))).toEqual({ total: 4, page: [] });
   expect(make).toHaveBeenCalledTimes(1);
+});
+
+it('gives the value made from the same tags by the previous build, whatever the shape, and makes it again for other tags', () => {
+  const first = nextBuild('listings-1');
+  expect(sameWhileTags('(pairs)', () => ['api + json'])).toEqual(['api + json']);
+  // A topic bumped: another shape, the same tags.
+  const second = nextBuild('listings-2', first, [], 'shape-2');
+  expect(sameWhileTags('(pairs)', () => ['made again'])).toEqual(['api + json']);
+  nextBuild('listings-2', second, [], 'shape-2', 'tags-2');
+  expect(sameWhileTags('(pairs)', () => ['made again'])).toEqual(['made again']);
 });
 
 it("keys each page of a listing by its own topics' records, its place in the listing and what else the listing's pages show", async () => {
@@ -95,6 +105,6 @@ it("keys each page of a listing by its own topics' records, its place in the lis
 it('makes everything, and remembers nothing, outside a build (astro dev)', async () => {
   const make = vi.fn(paths);
   expect(await listingPagesToRender('/x/[slug]/', make)).toHaveLength(3);
-  expect(await sameWhileShape('(a value)', () => 7)).toBe(7);
+  expect(sameWhileShape('(a value)', () => 7)).toBe(7);
   expect(make).toHaveBeenCalledTimes(1);
 });

@@ -4,7 +4,7 @@ import { paginate } from '../../model/listing.ts';
 import { tagSlug } from '../../model/tags.ts';
 import { intersectionPath, searchBothTagsPath } from '../../model/urls.ts';
 import { intersectionTopics, pairCounts, pairKey, planIntersections, relatedTags, type IntersectionPlan, type RelatedTag } from '../../model/intersections.ts';
-import { listingKeyer, sameWhileShape } from '../../build/page-reuse.ts';
+import { listingKeyer, sameWhileShape, sameWhileTags } from '../../build/page-reuse.ts';
 import type { Topic } from '../../content/topics.ts';
 
 /** A related tag as a tag page lists it: with the topics both share and where the pair leads. */
@@ -33,30 +33,32 @@ export interface TagRedirectProps {
   canonical: string;
 }
 
-/** The tag intersections as a build keeps them for the next (as JSON): each pair's topics by their places in the listing. */
-interface KeptIntersections {
+/** How many topics pairs of tags share, as a build keeps it for the next (as JSON). */
+interface KeptPairs {
   related: Array<[string, RelatedTag[]]>;
   plan: IntersectionPlan;
-  topicsOf: Array<[string, number[]]>;
 }
 
 /**
  * Which tags share topics, and the intersection pages built: once per build, from the site's
- * records. All of it comes from the topics' order and tags, so a rebuild takes the last build's
- * while those are the same (after a post or a title changed).
+ * records. A rebuild takes the last build's while the topics' tags are the same (after a post or a
+ * title changed, or a topic was bumped), and each built pair's topics, by their places in the
+ * listing, while the topics' order is the same too.
  */
-export const tagIntersections = fromSiteRecords(async ({ topics }) => {
-  const { related, plan, topicsOf } = await sameWhileShape('(tag intersections)', (): KeptIntersections => {
+export const tagIntersections = fromSiteRecords(({ topics }) => {
+  const { related, plan } = sameWhileTags('(tag pairs)', (): KeptPairs => {
     const pairs = pairCounts(topics);
-    const made = planIntersections(pairs, options.intersections);
-    const places = intersectionTopics(topics.map((topic, place) => ({ tags: topic.tags, place })), made.built);
-    return { related: [...relatedTags(pairs)], plan: made, topicsOf: [...places].map(([key, list]) => [key, list.map(({ place }) => place)]) };
+    return { related: [...relatedTags(pairs)], plan: planIntersections(pairs, options.intersections) };
+  });
+  const placesOf = sameWhileShape('(tag intersections)', (): Array<[string, number[]]> => {
+    const places = intersectionTopics(topics.map((topic, place) => ({ tags: topic.tags, place })), plan.built);
+    return [...places].map(([key, list]) => [key, list.map(({ place }) => place)]);
   });
   return {
     related: new Map(related),
     built: new Set(plan.built.map(({ pair }) => pairKey(...pair))),
     plan,
-    topicsOf: new Map(topicsOf.map(([key, places]) => [key, places.map((place) => topics[place]!)])),
+    topicsOf: new Map(placesOf.map(([key, places]) => [key, places.map((place) => topics[place]!)])),
   };
 });
 
