@@ -19,6 +19,14 @@ afterEach(() => {
 
 const bytes = (text: string) => new TextEncoder().encode(text).buffer as ArrayBuffer;
 
+/** A previous output holding one page, `topics/kept/index.html`. */
+function previousOutput(): string {
+  const previous = folder();
+  mkdirSync(join(previous, 'topics', 'kept'), { recursive: true });
+  writeFileSync(join(previous, 'topics', 'kept', 'index.html'), 'kept page');
+  return previous;
+}
+
 describe('the file writer thread', () => {
   it('writes every queued file, in its folders, before close resolves; many writes may wait at once', async () => {
     const dir = folder();
@@ -31,9 +39,7 @@ describe('the file writer thread', () => {
   });
 
   it('carries files of the previous output over as links to the same file, beside the files it writes', async () => {
-    const previous = folder();
-    mkdirSync(join(previous, 'topics', 'kept'), { recursive: true });
-    writeFileSync(join(previous, 'topics', 'kept', 'index.html'), 'kept page');
+    const previous = previousOutput();
     const dir = folder();
     const files = fileWriterThread(dir);
     files.carry(['topics/kept/index.html'], previous);
@@ -96,9 +102,7 @@ describe('the lazy file writer', () => {
   });
 
   it('carries files over through its thread, as links, beside the files it wrote itself', async () => {
-    const previous = folder();
-    mkdirSync(join(previous, 'topics', 'kept'), { recursive: true });
-    writeFileSync(join(previous, 'topics', 'kept', 'index.html'), 'kept page');
+    const previous = previousOutput();
     const dir = folder();
     const files = lazyFileWriter(dir);
     await files.write('topics/new/index.html', bytes('new page'));
@@ -168,9 +172,7 @@ describe("tagsite's prerenderer", () => {
   });
 
   it('in a rebuild, links the pages the routes reuse once every route has listed its paths', async () => {
-    const previous = folder();
-    mkdirSync(join(previous, 'topics', 'kept'), { recursive: true });
-    writeFileSync(join(previous, 'topics', 'kept', 'index.html'), 'kept page');
+    const previous = previousOutput();
     const pages: PageReuse = { previous: new Map(), next: new Map(), reused: new Set(['topics/kept/index.html']), carried: new Set(), inPlace: false, routes: { previous: new Map(), next: new Map() }, postsShown: 0 };
     const { prerenderer, outDir } = await setUp({ reuse: { from: previous, pages } });
     await prerenderer.getStaticPaths();
