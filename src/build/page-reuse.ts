@@ -45,7 +45,7 @@ interface StaticPath {
   props: object;
 }
 
-/** Pages' keys made by keyListingPages, by their props: taken instead of digesting the props. */
+/** Pages' keys made by listingKeyer's function, by their props: taken instead of digesting the props. */
 const givenKeys = new WeakMap<object, string>();
 
 /** A page of a listing, as its props hold it: its topics, its number, how many pages and topics the listing has. */

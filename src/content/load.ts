@@ -167,7 +167,7 @@ interface Assembled {
 /**
  * A digest of what orders, groups and dates the topics, in the content's order: each one's slug,
  * author, dates, content type, tags, replies and views, not its title, excerpt or post. What is
- * made from these alone (which pairs of tags share topics, the sitemap, the search page's answer to
+ * made from these alone (each intersection page's topics, the sitemap, the search page's answer to
  * a search for nothing) stays the same while it does: after a title edit, say
  * (../build/page-reuse.ts sameWhileShape).
  */
