@@ -85,11 +85,20 @@ export function listingsKey(listings: string, { members, links, contentTypes, ta
 }
 
 /**
- * The key of what the topics' shape gives a page or value besides the code: how the topics are
- * ordered, grouped and dated (`shape`, src/content/load.ts shapeDigest) and the content types.
+ * The key of what the topics' shape gives a page or value besides the code: what orders, groups
+ * and dates the topics, in the content's order (each one's slug, author, dates, content type, tags,
+ * replies and views, not its title, excerpt or post), and the content types. What is made from
+ * these alone (each intersection page's topics, the sitemap, the search page's answer to a search
+ * for nothing) stays the same while it does: after a title edit, say (./page-reuse.ts sameWhileShape).
  */
-export function shapeKey(shape: string, { contentTypes }: SiteContent): string {
+export function shapeKey({ topics, contentTypes }: SiteContent): string {
+  const shape = topics.map(({ slug, author, createdMs, updatedMs, contentType, contentGroup, tags, replies, views }) => [slug, author, createdMs, updatedMs, contentType, contentGroup, tags, replies, views]);
   return createHash('sha1').update(JSON.stringify(['shape', shape, contentTypes.list])).digest('hex');
+}
+
+/** The key of the topics' tags, in the content's order: the same key, the same tags on the same topics, in whatever order they are listed (./page-reuse.ts sameWhileTags). */
+export function tagsKey({ topics }: SiteContent): string {
+  return createHash('sha1').update(JSON.stringify(topics.map((topic) => topic.tags))).digest('hex');
 }
 
 /** Remembered files' keys by file. */

@@ -65,7 +65,7 @@ export interface PageReuse {
    * their titles or excerpts): a value made from it alone is kept while it is the same (./page-reuse.ts sameWhileShape).
    */
   fromShape?: string;
-  /** The digest of the topics' tags (src/content/load.ts): a value made from them alone is kept while it is the same (./page-reuse.ts sameWhileTags). */
+  /** The key of the topics' tags (cache.ts tagsKey): a value made from them alone is kept while it is the same (./page-reuse.ts sameWhileTags). */
   fromTags?: string;
   /** How many times a page asked for a topic's post, or said it shows more than the listings (page-reuse.ts showsMoreThanListings). */
   postsShown: number;

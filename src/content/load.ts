@@ -158,21 +158,6 @@ interface Assembled {
    * the same digest, the same topics as every listing page shows them (../build/page-reuse.ts).
    */
   listings: string;
-  /** shapeDigest of the topics: the same digest, the same listing order, tags and dates. */
-  shape: string;
-  /** A digest of each topic's tags, in the content's order: the same digest, the same tags on the same topics, in whatever order they are listed. */
-  tags: string;
-}
-
-/**
- * A digest of what orders, groups and dates the topics, in the content's order: each one's slug,
- * author, dates, content type, tags, replies and views, not its title, excerpt or post. What is
- * made from these alone (each intersection page's topics, the sitemap, the search page's answer to
- * a search for nothing) stays the same while it does: after a title edit, say
- * (../build/page-reuse.ts sameWhileShape).
- */
-export function shapeDigest(topics: readonly Topic[]): string {
-  return sha1(JSON.stringify(topics.map(({ slug, author, createdMs, updatedMs, contentType, contentGroup, tags, replies, views }) => [slug, author, createdMs, updatedMs, contentType, contentGroup, tags, replies, views])));
 }
 
 /** The checks across topics (slugs, workflow files), then all problems in file order. */
@@ -221,7 +206,7 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
   problems.push(...old.problems);
   problems.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));
   const content: SiteContent = { topics, contentTypes: prepared.contentTypes, members: prepared.members, links: prepared.links, tags: prepared.tags, oldAddresses: old.addresses };
-  return { content: keptPosts.size > 0 ? { ...content, keptPosts } : content, problems, memory, keys, listings: sha1(listingKeys.join('\n')), shape: shapeDigest(topics), tags: sha1(JSON.stringify(topics.map((topic) => topic.tags))) };
+  return { content: keptPosts.size > 0 ? { ...content, keptPosts } : content, problems, memory, keys, listings: sha1(listingKeys.join('\n')) };
 }
 
 /** Loads and validates all content. Problems are returned, all of them, never thrown. */
