@@ -163,6 +163,20 @@ export function sameWhileTags<T>(name: string, make: () => T): T {
 }
 
 /**
+ * What `make` gives (a value JSON keeps as it is), made from `topics` and `also` only, with the
+ * site-wide data any page may show. While those are as the previous build had them (each topic by
+ * the digest of its whole record, `also` as JSON writes it), what it gave then, under the same
+ * `name`, without making it again: the workflow lists, checked against their schemas once.
+ */
+export async function sameWhileTopics<T>(name: string, topics: readonly Topic[], also: unknown, make: () => T): Promise<T> {
+  const reuse = buildStore().reuse;
+  if (!reuse) return make();
+  const { site, topics: digestOf } = await digests();
+  const shown = topics.map((topic) => digestOf.get(topic) ?? topicRecordKey(topic)).join('\n');
+  return sameWhile(sha1(`${site}\n${JSON.stringify(also)}\n${shown}`), name, make);
+}
+
+/**
  * pagesToRender for a route whose pages are made from the listings only: the topics without their
  * posts, the data files and the site's options (`paths` reads nothing else). When all of those
  * are as the previous build had them, and its pages of the route are all still as it left them,

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { buildStore, type PageReuse } from '../../src/build/store.ts';
 
 vi.mock('virtual:tagsite/options', () => ({ default: { pageSize: 25, intersections: { minTopics: 5, maxPages: 100 } } }));
-const { listingKeyer, listingPagesToRender, pagesToRender, sameWhileShape, sameWhileTags } = await import('../../src/build/page-reuse.ts');
+const { listingKeyer, listingPagesToRender, pagesToRender, sameWhileShape, sameWhileTags, sameWhileTopics } = await import('../../src/build/page-reuse.ts');
 import type { Topic } from '../../src/content/topics.ts';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -100,6 +100,27 @@ it("keys each page of a listing by its own topics' records, its place in the lis
   expect(changed(await keysOf([topics[1]!, topics[0]!, topics[2]!], ['api', 'A description.'])), 'the first two swapped').toEqual([true, true, false]);
   expect(changed(await keysOf(topics.slice(0, 2), ['api', 'A description.'])), 'a page less').toEqual([true, true]);
   expect(changed(await keysOf(topics, ['api', 'Another description.'])), 'another description').toEqual([true, true, true]);
+});
+
+it("gives the value made from the same topics' records and the same other inputs by the previous build, and makes it again when one of them changed", async () => {
+  const topics = () => ['alpha', 'beta'].map((slug) => ({ slug, title: `The ${slug} workflow`, workflow: { file: `${slug}.zip` } }) as unknown as Topic);
+  const make = vi.fn(() => ({ list: 'made' }));
+  const first = nextBuild('listings-1');
+  expect(await sameWhileTopics('(lists)', topics(), ['https://a.example/'], make)).toEqual({ list: 'made' });
+  // The same records read again (other objects), other listings and another shape: kept.
+  const second = nextBuild('listings-2', first, [], 'shape-2', 'tags-2');
+  expect(await sameWhileTopics('(lists)', topics(), ['https://a.example/'], () => ({ list: 'made again' }))).toEqual({ list: 'made' });
+  expect(make).toHaveBeenCalledTimes(1);
+  const retitled = topics();
+  retitled[1] = { ...retitled[1]!, title: 'Renamed' };
+  nextBuild('listings-2', second);
+  expect(await sameWhileTopics('(lists)', retitled, ['https://a.example/'], () => ({ list: 'retitled' })), 'a topic retitled').toEqual({ list: 'retitled' });
+  nextBuild('listings-2', second);
+  expect(await sameWhileTopics('(lists)', topics().slice(0, 1), ['https://a.example/'], () => ({ list: 'shorter' })), 'a topic less').toEqual({ list: 'shorter' });
+  nextBuild('listings-2', second);
+  expect(await sameWhileTopics('(lists)', topics(), ['https://b.example/'], () => ({ list: 'elsewhere' })), 'another site address').toEqual({ list: 'elsewhere' });
+  store.reuse = undefined;
+  expect(await sameWhileTopics('(lists)', topics(), ['https://a.example/'], () => ({ list: 'outside a build' }))).toEqual({ list: 'outside a build' });
 });
 
 it('makes everything, and remembers nothing, outside a build (astro dev)', async () => {

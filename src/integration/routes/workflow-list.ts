@@ -7,6 +7,7 @@
 import type { APIRoute } from 'astro';
 import { base } from 'astro:config/client';
 import { fromSiteRecords, siteData } from '../../build/site-records.ts';
+import { sameWhileTopics } from '../../build/page-reuse.ts';
 import { renderWorkflowLists, type RenderedLists } from '../../outputs/workflow-list.ts';
 import type { KeyStyle } from '../../model/workflow-list.ts';
 import { siteRootUrl } from '../../model/urls.ts';
@@ -24,7 +25,12 @@ export function listEndpoint(style: KeyStyle): APIRoute {
     const siteRoot = siteRootUrl(site, base);
     const made = await renderedLists();
     let lists = made.get(siteRoot);
-    if (!lists) made.set(siteRoot, (lists = renderWorkflowLists(topics, { siteRoot, members, contentTypes })));
+    if (!lists) {
+      // Kept from the last build while its workflow topics, the members and the site's data are the same: a list it checked.
+      const withWorkflow = topics.filter((topic) => topic.workflow);
+      lists = await sameWhileTopics(`(workflow lists) ${siteRoot}`, withWorkflow, [siteRoot, members], () => renderWorkflowLists(withWorkflow, { siteRoot, members, contentTypes }));
+      made.set(siteRoot, lists);
+    }
     if (lists.problems.length > 0) throw new ContentProblemsError(lists.problems);
     return new Response(lists[style], { headers: { 'content-type': 'application/json; charset=utf-8' } });
   };
