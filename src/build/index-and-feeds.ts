@@ -23,6 +23,7 @@ import { THREAD_LIMITS } from './threads.ts';
 import type { RememberedFile } from './cache.ts';
 import type { RouteFiles } from './store.ts';
 import { postOf } from '../content/kept-posts.ts';
+import type { IntersectionPlan } from '../model/intersections.ts';
 import type { SiteContent, TopicKeys } from '../content/load.ts';
 import type { Topic } from '../content/topics.ts';
 
@@ -54,7 +55,7 @@ export interface IndexAndFeeds {
   intersections: string;
   /** The text of the index's words.json, which the search page holds too (./search-page.ts). */
   words?: string;
-  /** The feeds' files and what they were made from, with the intersections line as their `value`, for the next build to keep them all by. */
+  /** The feeds' files and what they were made from, with the intersections line and plan as their `value` (KeptFeeds), for the next build to keep them all by. */
   feeds?: RouteFiles;
   /** The index files made from the topics without their posts, and members.json, with what they were made from. */
   listingFiles?: RouteFiles;
@@ -89,6 +90,17 @@ export interface PreviousFiles {
   listingFiles?: RouteFiles;
 }
 
+/**
+ * What the build's reading of the content digested, for the thread to know what is as the previous
+ * build had it: each topic's record key (`keys`), the topics without their posts (`listings`, see
+ * src/content/load.ts), and which tags the topics carry (`tags`, ./cache.ts tagsKey).
+ */
+export interface ReadDigests {
+  keys?: TopicKeys;
+  listings?: string;
+  tags?: string;
+}
+
 /** The feeds' entry among a build's remembered routes (PageReuse.routes). */
 export const FEED_FILES = '(feeds)';
 /** The entry of the index files made from the topics without their posts among them. */
@@ -117,7 +129,7 @@ export interface IndexAndFeedsThread {
    * INDEX_FOLDER and tags/); the topics are sent without their HTML, which neither uses, and
    * without the text of those `remembered` holds.
    */
-  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles, keys?: TopicKeys, remembered?: ReadonlySet<string>, listings?: string): IndexAndFeedsRun;
+  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles, read?: ReadDigests, remembered?: ReadonlySet<string>): IndexAndFeedsRun;
 }
 
 /** What the thread says: which records it remembers the words of, that the feeds are written, then what it made. */
@@ -146,7 +158,7 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
   });
   return {
     remembered,
-    run(content, outDir, feedSettings, previous, keys, known = new Set(), listings) {
+    run(content, outDir, feedSettings, previous, { keys, listings, tags } = {}, known = new Set()) {
       // The records' keys, by position: a Map keyed by records does not cross to the thread.
       const recordKeys = keys ? content.topics.map((topic) => keys.get(topic) ?? '') : [];
       // The text of a topic the build kept out of its record (SiteContent.keptPosts) is put back where the thread needs it.
@@ -163,7 +175,7 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
           void worker.terminate();
         });
         worker.once('error', reject);
-        worker.postMessage({ topics, recordKeys, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds: feedSettings, previous, outDir, ...(listings ? { listings } : {}) } satisfies WorkData);
+        worker.postMessage({ topics, recordKeys, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds: feedSettings, previous, outDir, ...(listings ? { listings } : {}), ...(tags ? { tags } : {}) } satisfies WorkData);
       });
       // A thread that fails before the feeds are written fails the build through `done`: this only stops waiting.
       return { feedsWritten: Promise.race([feeds, done.then(() => undefined, () => undefined)]), done };
@@ -172,10 +184,20 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
 }
 
 /**
- * `recordKeys`: each topic's record key, by position ('' where the reading gave none); `listings`:
- * the digest of the topics without their posts (src/content/load.ts), when the reading gave one.
+ * `recordKeys`: each topic's record key, by position ('' where the reading gave none); `listings`
+ * and `tags`: ReadDigests', when the reading gave them.
  */
-type WorkData = IndexedContent & { recordKeys: string[]; feeds: FeedSettings; previous: PreviousFiles; outDir: string; listings?: string };
+type WorkData = IndexedContent & { recordKeys: string[]; feeds: FeedSettings; previous: PreviousFiles; outDir: string; listings?: string; tags?: string };
+
+/** What the feeds are written from. */
+export type FeedsData = Pick<WorkData, 'topics' | 'canonicalOf' | 'feeds' | 'previous' | 'listings' | 'tags'>;
+
+/** What the feeds' entry among the remembered routes holds besides their files: the intersections line, and the plan with a digest of what it was made from (the topics' tags and the option). */
+interface KeptFeeds {
+  intersections: string;
+  tags?: string;
+  plan?: IntersectionPlan;
+}
 
 /** The word memory: where it is kept, and the table read from it when the thread started. */
 interface WordMemory {
@@ -187,18 +209,26 @@ interface WordMemory {
  * Writes the feeds that changed, each as it is made; what is kept of them is their list, not their
  * XML. Feeds show the topics without their posts: when those and the feeds' settings are as the
  * previous build had them (`data.listings`), and all its feeds are still as it left them, they are
- * all kept by their previous keys without being keyed again.
+ * all kept by their previous keys without being keyed again. Which pairs of tags get a feed is
+ * taken from the previous build while the topics carry the same tags (`data.tags`): after a title
+ * edit or a bump, the pairs' counts are not made again.
  */
-function writeFeeds(data: WorkData, files: ThreadFiles, digestOf: (topic: Topic) => string): IndexAndFeeds {
+export function writeFeeds(data: FeedsData, files: Pick<ThreadFiles, 'keep' | 'keepGroup' | 'write'>, digestOf: (topic: Topic) => string): IndexAndFeeds {
   const inputs = data.listings && sha1(JSON.stringify([data.listings, data.feeds, [...(data.canonicalOf ?? [])]]));
   const earlier = data.previous.feeds;
-  const kept = typeof earlier?.value === 'string' ? files.keepGroup(earlier, inputs) : undefined;
-  if (kept) return { files: kept, intersections: earlier!.value as string, feeds: earlier! };
-  const { feeds, intersections } = tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf, write: files.write }, files.keep, digestOf);
+  const value = earlier?.value as Partial<KeptFeeds> | undefined;
+  const kept = typeof value?.intersections === 'string' ? files.keepGroup(earlier!, inputs) : undefined;
+  if (kept) return { files: kept, intersections: value!.intersections!, feeds: earlier! };
+  // The plan is made from the topics' tags and the `intersections` option.
+  const plannedFrom = data.tags && sha1(JSON.stringify([data.tags, data.feeds.intersections]));
+  const plan = plannedFrom !== undefined && value?.tags === plannedFrom ? value.plan : undefined;
+  const made = tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf, write: files.write, ...(plan ? { plan } : {}) }, files.keep, digestOf);
+  const { feeds, intersections } = made;
+  const remembered: KeptFeeds = { intersections, ...(plannedFrom !== undefined ? { tags: plannedFrom, plan: made.plan } : {}) };
   return {
     files: feeds.map(({ file, key, written }) => ({ file, key, written: written ?? false })),
     intersections,
-    ...(inputs ? { feeds: { inputs, files: feeds.map(({ file }) => file), value: intersections } } : {}),
+    ...(inputs ? { feeds: { inputs, files: feeds.map(({ file }) => file), value: remembered } } : {}),
   };
 }
 

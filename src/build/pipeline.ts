@@ -181,7 +181,8 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
   // The topics whose words the thread remembers go without their text (it has read its memory meanwhile).
   const rememberedWords = await indexThread.remembered;
   const threadStarted = performance.now();
-  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace, feeds: last.routes.get(FEED_FILES), listingFiles: last.routes.get(LISTING_FILES) }, loaded.keys, rememberedWords, loaded.listings);
+  const fromTags = tagsKey(loaded.content);
+  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace, feeds: last.routes.get(FEED_FILES), listingFiles: last.routes.get(LISTING_FILES) }, { keys: loaded.keys, listings: loaded.listings, tags: fromTags }, rememberedWords);
   store.indexAndFeeds = thread.done;
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
   // The thread has its own copy of the posts' text, and pages show their HTML only. The renderings
@@ -195,7 +196,7 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
 
   // 4. The records, for the pages Astro renders, and the previous output's pages that may be reused.
   const pages = remembered.filter((file) => !madeByThread(file));
-  const reuse: PageReuse = { previous: previous ? keysOf(pages) : unchangedFiles(outDir, pages), next: new Map(), reused: new Set(), carried: new Set(), inPlace, topicKeys: keys, listings: loaded.listings, routes: { previous: last.routes, next: new Map() }, fromListings: listingsKey(loaded.listings, content), fromShape: shapeKey(content), fromTags: tagsKey(content), postsShown: 0 };
+  const reuse: PageReuse = { previous: previous ? keysOf(pages) : unchangedFiles(outDir, pages), next: new Map(), reused: new Set(), carried: new Set(), inPlace, topicKeys: keys, listings: loaded.listings, routes: { previous: last.routes, next: new Map() }, fromListings: listingsKey(loaded.listings, content), fromShape: shapeKey(content), fromTags, postsShown: 0 };
   Object.assign(store, { source, content: { ...content, from: source }, reuse, outcome: undefined });
   progress.phase('rendering pages; the search index and feeds in a second thread');
   progress.countPages();

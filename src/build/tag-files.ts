@@ -9,7 +9,7 @@ import { indexedTypes, type IndexReuse } from '../search/index-build.ts';
 import { topicsByTag } from '../model/listing.ts';
 import { compareFeed, FEED_ITEMS, feedHead, feedItem, rssXml, type FeedHead, type FeedItem } from '../outputs/feeds.ts';
 import { feedPath, intersectionFeedPath } from '../model/urls.ts';
-import { intersectionReport, intersectionTopics, pairCounts, pairKey, planIntersections } from '../model/intersections.ts';
+import { intersectionReport, intersectionTopics, pairCounts, pairKey, planIntersections, type IntersectionPlan } from '../model/intersections.ts';
 import type { SiteContent } from '../content/load.ts';
 import type { Topic } from '../content/topics.ts';
 
@@ -64,6 +64,8 @@ export interface FeedOptions {
   canonicalOf?: ReadonlyMap<string, string>;
   /** The `intersections` option: which pairs of tags get a page, and so a feed. */
   intersections?: { minTopics: number; maxPages: number };
+  /** The pairs planned from the same topics' tags with the same option (as the previous build made them): not planned again. */
+  plan?: IntersectionPlan;
   /**
    * Takes each feed's XML as soon as it is made, instead of the list (a big site's feeds are
    * hundreds of megabytes, which a thread that holds them all keeps the room for till it ends).
@@ -76,9 +78,9 @@ export interface FeedOptions {
  * the canonical address) and every intersection page's feed (`topics` in any order); the key is a
  * digest of what the feed is written from: its channel, and its topics by `digestOf`. A feed that
  * `keep` takes from the previous output is not made again: no XML. Also says which intersection
- * pages the build makes.
+ * pages the build makes, and gives their plan.
  */
-export function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, keep?: KeepFile, digestOf = topicDigests()): { feeds: FeedFile[]; intersections: string } {
+export function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, keep?: KeepFile, digestOf = topicDigests()): { feeds: FeedFile[]; intersections: string; plan: IntersectionPlan } {
   const { siteTitle, siteRoot } = options;
   const feeds: FeedFile[] = [];
   // A topic is an item of each of its tags' and pairs' feeds: its item is made once, and only for a feed that is written.
@@ -112,9 +114,9 @@ export function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, kee
     for (const synonym of synonymsOf.get(tag) ?? []) add(feedPath(synonym), head, newest);
   }
   // Which pairs are built, and in what order, does not depend on the topics' order (comparePairs).
-  const plan = planIntersections(pairCounts(inFeedOrder), options.intersections ?? { minTopics: 5, maxPages: 0 });
+  const plan = options.plan ?? planIntersections(pairCounts(inFeedOrder), options.intersections ?? { minTopics: 5, maxPages: 0 });
   const topicsOf = intersectionTopics(inFeedOrder, plan.built);
   for (const { pair } of plan.built) add(intersectionFeedPath(...pair), feedHead({ siteTitle, siteRoot, pair }), newestOf(topicsOf.get(pairKey(...pair))!));
-  return { feeds, intersections: intersectionReport(plan) };
+  return { feeds, intersections: intersectionReport(plan), plan };
 }
 

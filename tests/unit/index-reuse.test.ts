@@ -10,6 +10,9 @@ import { tagSlug } from '../../src/model/tags.ts';
 import { feedPath } from '../../src/model/urls.ts';
 import { CONTENT_TYPES, corpusArb, tagArb } from './search-corpus.ts';
 import { topicRecordKey } from '../../src/content/read-topics.ts';
+import { writeFeeds, type FeedsData } from '../../src/build/index-and-feeds.ts';
+import { tagsKey } from '../../src/build/cache.ts';
+import type { SiteContent } from '../../src/content/load.ts';
 
 const RUNS = 150;
 
@@ -176,5 +179,50 @@ describe('tag feeds handed to a writer', () => {
       }),
       { numRuns: 30 },
     );
+  });
+});
+
+describe("a rebuild's feeds", () => {
+  /** The feeds one build writes (by file), after the previous `build` of the rebuild test. */
+  const build = (topics: readonly Topic[], listings: string, previous?: ReturnType<typeof writeFeeds>) => {
+    const written = new Map<string, string>();
+    const data: FeedsData = {
+      topics: [...topics],
+      // Every pair of tags a topic carries gets a feed: any change of tags changes the pairs.
+      feeds: { siteTitle: 'Knot Garden', siteRoot: 'https://knot-garden.example/', intersections: { minTopics: 1, maxPages: 500 } },
+      previous: { from: '', files: [], inPlace: false, ...(previous?.feeds ? { feeds: previous.feeds } : {}) },
+      listings,
+      tags: tagsKey({ topics } as SiteContent),
+    };
+    // No feed of the previous output is taken: every feed is written, and compared whole.
+    const made = writeFeeds(data, { keep: () => false, keepGroup: () => undefined, write: (file, xml) => void written.set(file, xml) }, topicDigests());
+    return { made, written };
+  };
+
+  it('are the feeds a first build of the edited topics writes, with the pairs of tags taken from the previous build while the tags are the same', () => {
+    fc.assert(
+      fc.property(changedCorpusArb, ({ before, after }) => {
+        const first = build(before, 'listings-1');
+        const rebuilt = build(after, 'listings-2', first.made);
+        const clean = build(after, 'listings-2');
+        expect(rebuilt.made.intersections).toBe(clean.made.intersections);
+        expect([...rebuilt.written.keys()].sort()).toEqual([...clean.written.keys()].sort());
+        for (const [file, xml] of clean.written) expect(rebuilt.written.get(file), file).toBe(xml);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('take the pairs of tags from the previous build when the topics carry the same tags, and plan them again when not', () => {
+    const topics = ['a', 'b', 'c'].map((slug, i) => ({ slug, title: `Knot ${slug}`, excerpt: '', author: 'ana', createdMs: i * 1000, updatedMs: i * 1000, replies: 0, views: 0, contentType: 'help', tags: ['bowline', 'loops'] }) as unknown as Topic);
+    const first = build(topics, 'listings-1');
+    expect(first.written.has('tags/intersection/bowline/loops/rss.xml')).toBe(true);
+    // A previous plan that built no pair: taken as it is while the tags are the same (a title edit, here).
+    const planned = first.made.feeds!.value as { plan: { built: unknown[]; leftOut: unknown[] } };
+    const tampered = { ...first.made, feeds: { ...first.made.feeds!, value: { ...planned, plan: { built: [], leftOut: [] } } } };
+    const retitled = topics.map((topic) => ({ ...topic, title: `${topic.title}, renamed` }));
+    expect(build(retitled, 'listings-2', tampered).written.has('tags/intersection/bowline/loops/rss.xml')).toBe(false);
+    const retagged = topics.map((topic, i) => (i === 0 ? { ...topic, tags: ['bowline', 'loops', 'sailing'] } : topic));
+    expect(build(retagged, 'listings-2', tampered).written.has('tags/intersection/bowline/loops/rss.xml')).toBe(true);
   });
 });
