@@ -9,6 +9,8 @@ import { siteData } from '../../src/build/site-records.ts';
 import * as lists from '../../src/outputs/workflow-list.ts';
 
 vi.mock('astro:config/client', () => ({ base: '/' }));
+// The lists are kept between builds by the pages' reuse (src/build/page-reuse.ts), which reads the site's options.
+vi.mock('virtual:tagsite/options', () => ({ default: { pageSize: 25, intersections: { minTopics: 5, maxPages: 100 } } }));
 vi.mock('../../src/outputs/workflow-list.ts', async (original) => {
   const real = await original<typeof lists>();
   return { ...real, renderWorkflowLists: vi.fn(real.renderWorkflowLists) };

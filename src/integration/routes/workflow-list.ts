@@ -16,7 +16,7 @@ import { ContentProblemsError } from '../../content/problems.ts';
 export const prerender = true;
 
 /** Both lists, made and checked once a build for all their addresses (four in the default config): by the site's address. */
-const renderedLists = fromSiteRecords(() => new Map<string | undefined, RenderedLists>());
+const renderedLists = fromSiteRecords(() => new Map<string | undefined, Promise<RenderedLists>>());
 
 /** The endpoint of one key style. */
 export function listEndpoint(style: KeyStyle): APIRoute {
@@ -24,13 +24,13 @@ export function listEndpoint(style: KeyStyle): APIRoute {
     const { topics, members, contentTypes } = await siteData();
     const siteRoot = siteRootUrl(site, base);
     const made = await renderedLists();
-    let lists = made.get(siteRoot);
-    if (!lists) {
+    let making = made.get(siteRoot);
+    if (!making) {
       // Kept from the last build while its workflow topics, the members and the site's data are the same: a list it checked.
       const withWorkflow = topics.filter((topic) => topic.workflow);
-      lists = await sameWhileTopics(`(workflow lists) ${siteRoot}`, withWorkflow, [siteRoot, members], () => renderWorkflowLists(withWorkflow, { siteRoot, members, contentTypes }));
-      made.set(siteRoot, lists);
+      made.set(siteRoot, (making = sameWhileTopics(`(workflow lists) ${siteRoot}`, withWorkflow, [siteRoot, members], () => renderWorkflowLists(withWorkflow, { siteRoot, members, contentTypes }))));
     }
+    const lists = await making;
     if (lists.problems.length > 0) throw new ContentProblemsError(lists.problems);
     return new Response(lists[style], { headers: { 'content-type': 'application/json; charset=utf-8' } });
   };
