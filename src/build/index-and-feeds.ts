@@ -16,14 +16,13 @@ import { readWordMemory, wordsAtWork, type RememberedTable, type WordMemoryFile 
 import { WORDS_FILE, type CoreFile } from '../search/index-format.ts';
 import { digest as sha1 } from '../content/digest.ts';
 import { sortForListing } from '../model/listing.ts';
-import { tagFeedFiles, tagFileKeys, topicDigests } from './tag-files.ts';
+import { tagFileKeys, topicDigests, writeFeeds } from './tag-files.ts';
 import { threadFiles, type TakenFile, type ThreadFiles } from './thread-files.ts';
 import { memberRecords } from '../outputs/member-index.ts';
 import { THREAD_LIMITS } from './threads.ts';
 import type { RememberedFile } from './cache.ts';
 import type { RouteFiles } from './store.ts';
 import { postOf } from '../content/kept-posts.ts';
-import type { IntersectionPlan } from '../model/intersections.ts';
 import type { SiteContent, TopicKeys } from '../content/load.ts';
 import type { Topic } from '../content/topics.ts';
 
@@ -189,47 +188,10 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
  */
 type WorkData = IndexedContent & { recordKeys: string[]; feeds: FeedSettings; previous: PreviousFiles; outDir: string; listings?: string; tags?: string };
 
-/** What the feeds are written from. */
-export type FeedsData = Pick<WorkData, 'topics' | 'canonicalOf' | 'feeds' | 'previous' | 'listings' | 'tags'>;
-
-/** What the feeds' entry among the remembered routes holds besides their files: the intersections line, and the plan with a digest of what it was made from (the topics' tags and the option). */
-interface KeptFeeds {
-  intersections: string;
-  tags?: string;
-  plan?: IntersectionPlan;
-}
-
 /** The word memory: where it is kept, and the table read from it when the thread started. */
 interface WordMemory {
   file: WordMemoryFile;
   table?: RememberedTable;
-}
-
-/**
- * Writes the feeds that changed, each as it is made; what is kept of them is their list, not their
- * XML. Feeds show the topics without their posts: when those and the feeds' settings are as the
- * previous build had them (`data.listings`), and all its feeds are still as it left them, they are
- * all kept by their previous keys without being keyed again. Which pairs of tags get a feed is
- * taken from the previous build while the topics carry the same tags (`data.tags`): after a title
- * edit or a bump, the pairs' counts are not made again.
- */
-export function writeFeeds(data: FeedsData, files: Pick<ThreadFiles, 'keep' | 'keepGroup' | 'write'>, digestOf: (topic: Topic) => string): IndexAndFeeds {
-  const inputs = data.listings && sha1(JSON.stringify([data.listings, data.feeds, [...(data.canonicalOf ?? [])]]));
-  const earlier = data.previous.feeds;
-  const value = earlier?.value as Partial<KeptFeeds> | undefined;
-  const kept = typeof value?.intersections === 'string' ? files.keepGroup(earlier!, inputs) : undefined;
-  if (kept) return { files: kept, intersections: value!.intersections!, feeds: earlier! };
-  // The plan is made from the topics' tags and the `intersections` option.
-  const plannedFrom = data.tags && sha1(JSON.stringify([data.tags, data.feeds.intersections]));
-  const plan = plannedFrom !== undefined && value?.tags === plannedFrom ? value.plan : undefined;
-  const made = tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf, write: files.write, ...(plan ? { plan } : {}) }, files.keep, digestOf);
-  const { feeds, intersections } = made;
-  const remembered: KeptFeeds = { intersections, ...(plannedFrom !== undefined ? { tags: plannedFrom, plan: made.plan } : {}) };
-  return {
-    files: feeds.map(({ file, key, written }) => ({ file, key, written: written ?? false })),
-    intersections,
-    ...(inputs ? { feeds: { inputs, files: feeds.map(({ file }) => file), value: remembered } } : {}),
-  };
 }
 
 /** The index files made from the topics without their posts, and members.json (emitSearchIndex's `listing`). */

@@ -12,6 +12,8 @@ import { feedPath, intersectionFeedPath } from '../model/urls.ts';
 import { intersectionReport, intersectionTopics, pairCounts, pairKey, planIntersections, type IntersectionPlan } from '../model/intersections.ts';
 import type { SiteContent } from '../content/load.ts';
 import type { Topic } from '../content/topics.ts';
+import type { FeedSettings, IndexAndFeeds, PreviousFiles } from './index-and-feeds.ts';
+import type { ThreadFiles } from './thread-files.ts';
 
 /**
  * A topic's digest, made once a topic: of everything a tag feed and a tag's own search-index file
@@ -120,3 +122,47 @@ export function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, kee
   return { feeds, intersections: intersectionReport(plan), plan };
 }
 
+/** What the feeds are written from. */
+export interface FeedsData {
+  topics: Topic[];
+  canonicalOf?: ReadonlyMap<string, string>;
+  feeds: FeedSettings;
+  previous: PreviousFiles;
+  /** ReadDigests' (./index-and-feeds.ts), when the build's reading gave them. */
+  listings?: string;
+  tags?: string;
+}
+
+/** What the feeds' entry among the remembered routes holds besides their files: the intersections line, and the plan with a digest of what it was made from (the topics' tags and the option). */
+interface KeptFeeds {
+  intersections: string;
+  tags?: string;
+  plan?: IntersectionPlan;
+}
+
+/**
+ * Writes the feeds that changed, each as it is made; what is kept of them is their list, not their
+ * XML. Feeds show the topics without their posts: when those and the feeds' settings are as the
+ * previous build had them (`data.listings`), and all its feeds are still as it left them, they are
+ * all kept by their previous keys without being keyed again. Which pairs of tags get a feed is
+ * taken from the previous build while the topics carry the same tags (`data.tags`): after a title
+ * edit or a bump, the pairs' counts are not made again.
+ */
+export function writeFeeds(data: FeedsData, files: Pick<ThreadFiles, 'keep' | 'keepGroup' | 'write'>, digestOf: (topic: Topic) => string): IndexAndFeeds {
+  const inputs = data.listings && sha1(JSON.stringify([data.listings, data.feeds, [...(data.canonicalOf ?? [])]]));
+  const earlier = data.previous.feeds;
+  const value = earlier?.value as Partial<KeptFeeds> | undefined;
+  const kept = typeof value?.intersections === 'string' ? files.keepGroup(earlier!, inputs) : undefined;
+  if (kept) return { files: kept, intersections: value!.intersections!, feeds: earlier! };
+  // The plan is made from the topics' tags and the `intersections` option.
+  const plannedFrom = data.tags && sha1(JSON.stringify([data.tags, data.feeds.intersections]));
+  const plan = plannedFrom !== undefined && value?.tags === plannedFrom ? value.plan : undefined;
+  const made = tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf, write: files.write, ...(plan ? { plan } : {}) }, files.keep, digestOf);
+  const { feeds, intersections } = made;
+  const remembered: KeptFeeds = { intersections, ...(plannedFrom !== undefined ? { tags: plannedFrom, plan: made.plan } : {}) };
+  return {
+    files: feeds.map(({ file, key, written }) => ({ file, key, written: written ?? false })),
+    intersections,
+    ...(inputs ? { feeds: { inputs, files: feeds.map(({ file }) => file), value: remembered } } : {}),
+  };
+}

@@ -5,12 +5,11 @@ import fc from 'fast-check';
 import type { Topic } from '../../src/content/topics.ts';
 import { sortForListing } from '../../src/model/listing.ts';
 import { buildSearchIndex, emitSearchIndex } from '../../src/search/index-build.ts';
-import { tagFeedFiles, tagFileKeys, topicDigests } from '../../src/build/tag-files.ts';
+import { tagFeedFiles, tagFileKeys, topicDigests, writeFeeds, type FeedsData } from '../../src/build/tag-files.ts';
 import { tagSlug } from '../../src/model/tags.ts';
 import { feedPath } from '../../src/model/urls.ts';
 import { CONTENT_TYPES, corpusArb, tagArb } from './search-corpus.ts';
 import { topicRecordKey } from '../../src/content/read-topics.ts';
-import { writeFeeds, type FeedsData } from '../../src/build/index-and-feeds.ts';
 import { tagsKey } from '../../src/build/cache.ts';
 import type { SiteContent } from '../../src/content/load.ts';
 
