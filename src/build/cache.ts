@@ -77,14 +77,6 @@ export function unchangedFiles(outDir: string, files: readonly RememberedFile[])
 }
 
 /**
- * The key of what the listings give a page besides the code (which keys the whole memory): the
- * topics without their posts (`listings`, src/content/load.ts) and the data files.
- */
-export function listingsKey(listings: string, { members, links, contentTypes, tags, oldAddresses }: SiteContent): string {
-  return createHash('sha1').update(JSON.stringify(['listings', listings, members, links, contentTypes.list, [...tags.canonicalOf], [...tags.descriptions], tags.aliases, oldAddresses])).digest('hex');
-}
-
-/**
  * The key of what the topics' shape gives a page or value besides the code: what orders, groups
  * and dates the topics, in the content's order (each one's slug, author, dates, content type, tags,
  * replies and views, not its title, excerpt or post), and the content types. What is made from

@@ -26,7 +26,8 @@ import { finishBuild, pagesStarting, prepareBuild, withOutputLock, type Build, t
 import type { ModuleGraph } from './module-preloads.ts';
 import { publicFiles, STATUS_PAGES, writingPrerenderer, type PageFiles } from './prerenderer.ts';
 import { writer } from './write-files.ts';
-import type { BuildOutcome } from './store.ts';
+import { buildStore, type BuildOutcome } from './store.ts';
+import { stillAsRead } from './page-reads.ts';
 import type { ContentListing } from './unchanged.ts';
 
 const HEAD = 'renderer.json';
@@ -193,6 +194,7 @@ async function renderPages(app: BundleApp, build: Build, kept: KeptRenderer): Pr
   const files = writer(build.fresh);
   const inPublic = publicFiles(kept.pageFiles.publicDir);
   const pages: string[] = [];
+  const { content } = buildStore();
   pagesStarting(build, false);
   await prerenderer.setup?.();
   try {
@@ -203,10 +205,11 @@ async function renderPages(app: BundleApp, build: Build, kept: KeptRenderer): Pr
       if (seen.has(path)) continue;
       seen.add(path);
       const file = route.type === 'endpoint' ? pathname.slice(1) : STATUS_PAGES.has(pathname) ? `${pathname.slice(1)}.html` : [pathname.replace(/^\/+|\/+$/g, ''), 'index.html'].filter(Boolean).join('/');
-      // A page or endpoint without parameters made from the same listings (./prerenderer.ts) is reused, not rendered.
+      // A page or endpoint without parameters whose parts of the site's data are as they were (./page-reads.ts) is reused, not rendered.
       const { reuse } = build;
-      if (route.params.length === 0 && reuse.fromListings !== undefined && reuse.previous.get(file) === reuse.fromListings) {
-        reuse.next.set(file, reuse.fromListings);
+      const earlier = route.params.length === 0 ? reuse.previous.get(file) : undefined;
+      if (earlier !== undefined && content && stillAsRead(earlier, reuse, content)) {
+        reuse.next.set(file, earlier);
         reuse.reused.add(file);
         continue;
       }

@@ -12,7 +12,7 @@
 import { digest as sha1 } from '../content/digest.ts';
 import options from 'virtual:tagsite/options';
 import { fromSiteRecords, type SiteData } from './site-records.ts';
-import { buildStore, reuseRoute } from './store.ts';
+import { buildStore, pageReads, reuseRoute } from './store.ts';
 import { topicRecordKey } from '../content/read-topics.ts';
 import type { Topic } from '../content/topics.ts';
 
@@ -132,6 +132,8 @@ export function showsMoreThanListings(): void {
 
 /** What `make` gives, kept while `inputs` (a digest of what it is made from) are as the previous build had them. */
 function sameWhile<T>(inputs: string | undefined, name: string, make: () => T): T {
+  // Made from the topics, whether or not it is made now: a page that takes it read them (./page-reads.ts).
+  pageReads().getStore()?.add('topics');
   const reuse = buildStore().reuse;
   if (!reuse || inputs === undefined) return make();
   const earlier = reuse.routes.previous.get(name);

@@ -24,7 +24,7 @@ import { siteRootUrl } from '../model/urls.ts';
 import { siteProblems } from '../integration/options.ts';
 import { hostLimitWarnings, measureSite, redirectRulesWarning, sizeLine } from './host-limits.ts';
 import { folderListing, withFolder } from './folder-files.ts';
-import { carryOver, codeDigest, forgetPages, keysOf, listedAsRemembered, listingsKey, noteSource, pruneCaches, rememberedOutput, rememberPages, shapeKey, tagsKey, unchangedFiles, type RememberedFile } from './cache.ts';
+import { carryOver, codeDigest, forgetPages, keysOf, listedAsRemembered, noteSource, pruneCaches, rememberedOutput, rememberPages, shapeKey, tagsKey, unchangedFiles, type RememberedFile } from './cache.ts';
 import { rememberedPosts, rememberPosts } from './post-memory.ts';
 import { dataMemory } from './data-memory.ts';
 import { FEED_FILES, INDEX_FOLDER, indexAndFeedsThread, LISTING_FILES } from './index-and-feeds.ts';
@@ -196,7 +196,7 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
 
   // 4. The records, for the pages Astro renders, and the previous output's pages that may be reused.
   const pages = remembered.filter((file) => !madeByThread(file));
-  const reuse: PageReuse = { previous: previous ? keysOf(pages) : unchangedFiles(outDir, pages), next: new Map(), reused: new Set(), carried: new Set(), inPlace, topicKeys: keys, listings: loaded.listings, routes: { previous: last.routes, next: new Map() }, fromListings: listingsKey(loaded.listings, content), fromShape: shapeKey(content), fromTags, postsShown: 0 };
+  const reuse: PageReuse = { previous: previous ? keysOf(pages) : unchangedFiles(outDir, pages), next: new Map(), reused: new Set(), carried: new Set(), inPlace, topicKeys: keys, listings: loaded.listings, routes: { previous: last.routes, next: new Map() }, fromShape: shapeKey(content), fromTags, postsShown: 0 };
   Object.assign(store, { source, content: { ...content, from: source }, reuse, outcome: undefined });
   progress.phase('rendering pages; the search index and feeds in a second thread');
   progress.countPages();

@@ -9,7 +9,8 @@ import type { AstroPrerenderer } from 'astro';
 import { lazyFileWriter, type FileWriter } from './file-writer.ts';
 import { folderFiles, sitePath } from './folder-files.ts';
 import { withModulePreloads, type ModuleGraph } from './module-preloads.ts';
-import type { PageReuse } from './store.ts';
+import { buildStore, pageReads, type PageReuse } from './store.ts';
+import { readsKey } from './page-reads.ts';
 
 /** Astro's status-code pages keep their own file names (`404.html`). */
 export const STATUS_PAGES = new Set(['/404', '/500']);
@@ -35,11 +36,17 @@ export function directoryPageFile(pathname: string, base: string): string | unde
   return `${inside}index.html`;
 }
 
-/** The file of a page or endpoint without parameters, by its address's path; undefined for a status-code page. */
+/** A status-code page's file. */
+const STATUS_FILE = /^\d{3}\.html$/;
+
+/** The file of a page or endpoint without parameters, by its address's path: a status-code page's is its own (`404.html`). */
 function staticFile(pathname: string, type: string, base: string): string | undefined {
-  if (type === 'page') return directoryPageFile(pathname, base);
   const prefix = base.endsWith('/') ? base : `${base}/`;
   const path = decodeURIComponent(pathname);
+  if (type === 'page') {
+    const status = path.startsWith(prefix) ? `/${path.slice(prefix.length).replace(/\/$/, '')}` : undefined;
+    return status && STATUS_PAGES.has(status) ? `${status.slice(1)}.html` : directoryPageFile(pathname, base);
+  }
   return type === 'endpoint' && path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
 }
 
@@ -84,14 +91,17 @@ export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, f
     },
     async render(request, options) {
       const shown = reuse?.pages.postsShown;
-      const rendered = await defaults.render(request, options);
+      const reads = new Set<string>();
+      const rendered = await pageReads().run(reads, () => defaults.render(request, options));
       const { response, metadata } = rendered instanceof Response ? { response: rendered, metadata: undefined } : rendered;
       const url = new URL(request.url);
-      // A page or endpoint without parameters that showed no post is made from the listings only:
-      // keyed by them, it is reused while they are the same (./kept-renderer.ts).
-      const fromListings = reuse && options.routeData.params.length === 0 && reuse.pages.postsShown === shown && response.status === 200 ? reuse.pages.fromListings : undefined;
-      const named = fromListings && staticFile(url.pathname, options.routeData.type, base);
-      if (named) reuse!.pages.next.set(named, fromListings!);
+      // A page or endpoint without parameters that showed no post is keyed by the parts of the
+      // site's data it read: it is reused while they are the same (./page-reads.ts, ./kept-renderer.ts).
+      const { content } = buildStore();
+      const named = reuse && content && options.routeData.params.length === 0 && reuse.pages.postsShown === shown ? staticFile(url.pathname, options.routeData.type, base) : undefined;
+      // A status-code page answers with its own status.
+      const key = named && response.status === (STATUS_FILE.test(named) ? Number(named.slice(0, 3)) : 200) ? readsKey(reads, reuse!.pages, content!) : undefined;
+      if (key) reuse!.pages.next.set(named!, key);
       // A page path with `?` or `#` would not survive as an address: Astro names its file.
       const file = files && options.routeData.type === 'page' && response.status === 200 && response.body && !url.search && !url.hash ? directoryPageFile(url.pathname, base) : undefined;
       if (!files || !file || inPublic.has(file) || !response.headers.get('content-type')?.startsWith('text/html')) return rendered;

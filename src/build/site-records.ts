@@ -7,7 +7,7 @@ import { sortForListing, topicsByTag } from '../model/listing.ts';
 import { memberKey } from '../model/members.ts';
 import { loadContent, postOf } from '../content/load.ts';
 import { ContentProblemsError } from '../content/problems.ts';
-import { buildStore } from './store.ts';
+import { buildStore, pageReads } from './store.ts';
 import { typeChoices } from '../search/facets.ts';
 import { indexedTypes } from '../search/index-build.ts';
 import type { SiteContent } from '../content/load.ts';
@@ -40,6 +40,18 @@ export interface SiteData {
 
 const derived = new WeakMap<SiteContent, SiteData>();
 
+/** Notes that the page being rendered reads `part` of the site's data (BuildStore.reads). */
+const noteRead = (part: string) => void pageReads().getStore()?.add(part);
+
+/** `data`, with each part noted as read when a page takes it (./page-reads.ts keys the pages without parameters by what they read). */
+function noting(data: SiteData): SiteData {
+  const noted = {} as SiteData;
+  for (const [part, value] of Object.entries(data)) {
+    Object.defineProperty(noted, part, { enumerable: true, get: () => (noteRead(part), value) });
+  }
+  return noted;
+}
+
 function derive(content: SiteContent): SiteData {
   const topics = sortForListing(content.topics);
   return {
@@ -53,7 +65,7 @@ function derive(content: SiteContent): SiteData {
     tags: content.tags,
     oldAddresses: content.oldAddresses,
     withPost: (topic) => {
-      // A page showing a post is not one made from the listings only (../build/prerenderer.ts).
+      // A page showing a post is rendered in every build (../build/prerenderer.ts): `withPost` is no part ./page-reads.ts keys by.
       const reuse = buildStore().reuse;
       if (reuse) reuse.postsShown++;
       const post = postOf(content, topic);
@@ -81,20 +93,27 @@ function validatedContent(): SiteContent {
 export async function siteData(): Promise<SiteData> {
   const content = validatedContent();
   let data = derived.get(content);
-  if (!data) derived.set(content, (data = derive(content)));
+  if (!data) derived.set(content, (data = noting(derive(content))));
   return data;
 }
 
 /**
  * A value computed from the site's records once per build (again in `astro dev` after the content
- * changes), e.g. the search index files.
+ * changes), e.g. the search index files. The parts of the records `make` read count as read by
+ * every page that takes the value.
  */
 export function fromSiteRecords<T>(make: (data: SiteData) => T): () => Promise<T> {
-  const made = new WeakMap<SiteData, T>();
+  const made = new WeakMap<SiteData, { value: T; reads: ReadonlySet<string> }>();
   return async () => {
     const data = await siteData();
-    if (!made.has(data)) made.set(data, make(data));
-    return made.get(data)!;
+    let entry = made.get(data);
+    if (!entry) {
+      const reads = new Set<string>();
+      entry = { value: pageReads().run(reads, () => make(data)), reads };
+      made.set(data, entry);
+    }
+    for (const part of entry.reads) noteRead(part);
+    return entry.value;
   };
 }
 

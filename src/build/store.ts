@@ -8,6 +8,7 @@
  * 100,000 records into its data store, and serialising that to disk, cost seconds and memory for
  * records that are already validated and normalised.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SiteSize } from './host-limits.ts';
 import type { FolderListing } from './folder-files.ts';
 import type { SiteContent, TopicKeys } from '../content/load.ts';
@@ -55,11 +56,6 @@ export interface PageReuse {
    * from, and its page files, in the previous build (`previous`) and in this one (`next`).
    */
   routes: { previous: ReadonlyMap<string, RouteFiles>; next: Map<string, RouteFiles> };
-  /**
-   * The key of a page or endpoint without parameters (`/tags/`, `/rss.xml`) made from the listings
-   * only, in this build (cache.ts listingsKey): one that showed no post is reused while it is the same.
-   */
-  fromListings?: string;
   /**
    * The key of what the topics' shape gives (cache.ts shapeKey: their order, tags and dates, not
    * their titles or excerpts): a value made from it alone is kept while it is the same (./page-reuse.ts sameWhileShape).
@@ -127,6 +123,8 @@ interface Store {
   indexAndFeeds?: Promise<IndexAndFeeds>;
   /** Pages rendered so far in this build (the progress line). */
   rendered?: number;
+  /** See pageReads. */
+  reads?: AsyncLocalStorage<Set<string>>;
   outcome?: BuildOutcome;
 }
 
@@ -136,4 +134,14 @@ const global = globalThis as { [KEY]?: Store };
 /** The store of this process. */
 export function buildStore(): Store {
   return (global[KEY] ??= {});
+}
+
+/**
+ * The parts of the site's data the page being rendered has read (./site-records.ts notes them,
+ * ./page-reads.ts keys pages by them). Each page renders in a context of its own: a full build
+ * renders eight at a time.
+ */
+export function pageReads(): AsyncLocalStorage<Set<string>> {
+  const store = buildStore();
+  return (store.reads ??= new AsyncLocalStorage());
 }

@@ -89,10 +89,24 @@ describe('a rebuild after a post changed', () => {
     const intersections = [...tree(join(site, 'tags/intersection')).entries()].filter(([path, html]) => path.endsWith('index.html') && html.includes(`/topics/${slug}/`)).map(([path]) => join('tags/intersection', path));
     expect(intersections.length, 'intersection pages listing the topic').toBeGreaterThan(1);
     const file = join(content, `topics/${readdirSync(join(content, 'topics'), { recursive: true }).map(String).find((name) => name.endsWith(`${slug}.md`))}`);
+    // Pages without parameters that show no topic: the documentation links, the about page, the "not found" page.
+    const unread = ['links/index.html', 'about/index.html', '404.html'];
+    const pagesBefore = unread.map(modified);
     writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, 'title: "Paginating REST APIs, renamed after a build"'));
     await build(site);
     expect(modified('sitemap-0.xml')).toBe(sitemap);
+    expect(unread.map(modified), 'pages that read no topic kept as they were').toEqual(pagesBefore);
     for (const page of ['tags/api/index.html', ...intersections]) expect(readFileSync(join(site, page), 'utf8'), page).toContain('Paginating REST APIs, renamed after a build');
+    await expectCleanBuild(site);
+  });
+
+  it('renders a page without parameters again when a part of the data it read changed, and keeps those that did not read it', async () => {
+    const tagsPage = modified('tags/index.html');
+    const links = JSON.parse(readFileSync(join(content, 'links.json'), 'utf8')) as Array<Record<string, unknown>>;
+    writeFileSync(join(content, 'links.json'), JSON.stringify([...links, { ...links[0], link: 'https://knots.example/added-after-a-build', name: 'Knots added after a build' }], null, 2));
+    await build(site);
+    expect(readFileSync(join(site, 'links/index.html'), 'utf8')).toContain('Knots added after a build');
+    expect(modified('tags/index.html'), 'the list of tags reads no links').toBe(tagsPage);
     await expectCleanBuild(site);
   });
 });
