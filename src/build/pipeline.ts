@@ -29,7 +29,7 @@ import { rememberedPosts, rememberPosts } from './post-memory.ts';
 import { dataMemory } from './data-memory.ts';
 import { FEED_FILES, INDEX_FOLDER, indexAndFeedsThread, LISTING_FILES } from './index-and-feeds.ts';
 import { wordMemoryFile } from './word-memory.ts';
-import { buildStore, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
+import { buildStore, routesToRemember, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
 import { removeDeadWorkFolders, swapIn, workFolder } from './swap.ts';
 import { outputLock, updateInPlace } from './in-place.ts';
 import { takeLock, withLock } from '../cli/lock.ts';
@@ -263,7 +263,7 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   }
   const size = measureSite(output.files);
   const warnings = [...hostLimitWarnings(size), ...(redirectsWarning ? [redirectsWarning] : [])];
-  rememberPages(build.cacheDir, build.code, reuse.next, output.files, reuse.routes.next);
+  rememberPages(build.cacheDir, build.code, reuse.next, output.files, routesToRemember(reuse.routes));
   rmSync(workFolder(settings.root), { recursive: true, force: true });
   progress.done();
   // Said by `astro build` as by `npm run build`: before the site is deployed anywhere.

@@ -79,6 +79,17 @@ export interface RouteFiles {
 }
 
 /**
+ * The routes and values to remember after this build: its own, and each value an earlier build
+ * made that this one did not ask for (after a post edit, which tags share topics: no listing was
+ * made). A value serves only a build with its inputs, and the memory only builds with the same code.
+ */
+export function routesToRemember({ previous, next }: PageReuse['routes']): Map<string, RouteFiles> {
+  const routes = new Map(next);
+  for (const [name, earlier] of previous) if (!routes.has(name) && earlier.files.length === 0 && earlier.value !== undefined) routes.set(name, earlier);
+  return routes;
+}
+
+/**
  * Reuses the files of the remembered route `name` (a route's pages, the sitemap) by their previous
  * keys, when the previous build made them from the same `inputs` and all are still as it left
  * them; says whether it did.

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeEach, expect, it, vi } from 'vitest';
 import { resolve } from 'node:path';
-import { buildStore, type PageReuse } from '../../src/build/store.ts';
+import { buildStore, routesToRemember, type PageReuse } from '../../src/build/store.ts';
 
 vi.mock('virtual:tagsite/options', () => ({ default: { pageSize: 25, intersections: { minTopics: 5, maxPages: 100 } } }));
 const { listingKeyer, listingPagesToRender, pagesToRender, sameWhileShape, sameWhileTags, sameWhileTopics } = await import('../../src/build/page-reuse.ts');
@@ -80,6 +80,22 @@ it('gives the value made from the same tags by the previous build, whatever the 
   expect(sameWhileTags('(pairs)', () => ['made again'])).toEqual(['api + json']);
   nextBuild('listings-2', second, [], 'shape-2', 'tags-2');
   expect(sameWhileTags('(pairs)', () => ['made again'])).toEqual(['made again']);
+});
+
+it('remembers a value a build did not ask for, for the next build that does: after a post edit, say', () => {
+  const first = nextBuild('listings-1');
+  sameWhileTags('(pairs)', () => ['api + json']);
+  // A post edit: no listing is made, the pairs are not asked for. The build remembers its own routes and the earlier values.
+  const second = nextBuild('listings-1', first);
+  expect(second.routes.next.has('(pairs)')).toBe(false);
+  const remembered = { ...second, routes: { ...second.routes, next: routesToRemember(second.routes) } };
+  expect(remembered.routes.next.get('(pairs)')).toEqual(first.routes.next.get('(pairs)'));
+  // A bump: the same tags, the value of the first build.
+  nextBuild('listings-2', remembered, [], 'shape-2');
+  expect(sameWhileTags('(pairs)', () => ['made again'])).toEqual(['api + json']);
+  // A route's pages are not remembered for a build that did not make them: each build lists its own.
+  const routes = routesToRemember({ previous: new Map([['/x/[slug]/', { inputs: 'listings-1', files }]]), next: new Map() });
+  expect(routes.has('/x/[slug]/')).toBe(false);
 });
 
 it("keys each page of a listing by its own topics' records, its place in the listing and what else the listing's pages show", async () => {
