@@ -78,6 +78,8 @@ export async function tagPagePaths(firstPage: boolean) {
   const keyPages = await listingKeyer();
   const paths: Array<{ params: Record<string, string>; props: TagPageProps | TagRedirectProps }> = [];
   for (const [tag, topics] of byTag) {
+    // A listing of one page has no pages 2+: its related tags are not looked up for them.
+    if (!firstPage && topics.length <= options.pageSize) continue;
     const description = tags.descriptions.get(tag);
     const links = (related.get(tag) ?? []).map(({ tag: other, count }) => ({ tag: other, count, path: built.has(pairKey(tag, other)) ? intersectionPath(tag, other) : searchBothTagsPath(tag, other) }));
     const pages = listingPages(topics, firstPage, (page) => ({ tags: [tag] as [string], ...page, ...(description ? { description } : {}), related: links }));
@@ -99,6 +101,7 @@ export async function intersectionPagePaths(firstPage: boolean) {
   const paths: Array<{ params: Record<string, string>; props: TagPageProps }> = [];
   for (const { pair: [a, b] } of plan.built) {
     const topics = topicsOf.get(pairKey(a, b))!;
+    if (!firstPage && topics.length <= options.pageSize) continue;
     const pages = listingPages(topics, firstPage, (page) => ({ tags: [a, b] as [string, string], ...page, related: [] }));
     keyPages(pages, [a, b]);
     const params: Record<string, string> = { a: tagSlug(a), b: tagSlug(b) };
