@@ -258,7 +258,7 @@ function work(data: WorkData, words: WordMemory | undefined, feedsWritten: () =>
     const written = inputKey !== undefined || !files.keep(file, key);
     if (written) files.write(file, json);
     made.files.push({ file, key, written });
-  }, { key: tagFileKeys(data.contentTypes, digestOf), take, shard }, { postings: memory?.postings, listing: listing?.core });
+  }, { key: tagFileKeys(data.contentTypes, digestOf), take, shard, earlier: (path) => files.keyOf(`${INDEX_FOLDER}/${path}`) }, { postings: memory?.postings, listing: listing?.core });
   memory?.remember(shards);
   if (inputs) made.listingFiles = listing ? data.previous.listingFiles! : { inputs, files: made.files.flatMap(({ file }) => (LISTING_FILE.test(file) ? [file] : [])) };
   return made;

@@ -64,12 +64,15 @@ export function structuredCore(topics: readonly Topic[], contentTypes: readonly 
  * says whether the build took the previous output's file of that key instead, so it is not made.
  * Asked before postings shard `n` and its positions shard are made (their terms start at `first`,
  * and end before `next`, none for the last shard), `shard` says whether the build took the previous
- * output's instead (../build/shard-reuse.ts).
+ * output's instead (../build/shard-reuse.ts). A display file is keyed like a tag's file, by its
+ * topics, with its length after the key (`<key>:<length>`, which core.json adds up for display-all):
+ * `earlier` gives the key the previous output's file of a path has.
  */
 export interface IndexReuse {
   key: (tag: string, topics: readonly Topic[]) => string;
   take: (path: string, key: string) => boolean;
   shard?: (n: number, first: string, next: string | undefined) => boolean;
+  earlier?: (path: string) => string | undefined;
 }
 
 /**
@@ -188,6 +191,28 @@ function emitWordFiles(topics: readonly Topic[], emit: (path: string, text: stri
 }
 
 /**
+ * The display files (emitSearchIndex): the topics' rows by number, DISPLAY_ROWS_PER_FILE a file, and
+ * displayAllRowsPerFile a file in display-all/. With `reuse`, a file whose topics' key (with its
+ * length) the previous output's file has is taken, not made: after a title edit, two of them are made.
+ */
+function emitDisplayFiles(byNumber: readonly Topic[], row: (topic: Topic) => DisplayRow, emit: (path: string, text: string, key?: string) => void, reuse: IndexReuse | undefined): DisplayFiles {
+  // One file of rows; says its length (characters: near enough to bytes for a budget).
+  const emitRows = (path: string, topics: readonly Topic[]): number => {
+    const key = reuse?.key(`\0${path}`, topics);
+    const earlier = key === undefined ? undefined : reuse!.earlier?.(path);
+    if (earlier?.startsWith(`${key}:`) && reuse!.take(path, earlier)) return Number(earlier.slice(key!.length + 1));
+    const text = JSON.stringify(topics.map(row));
+    emit(path, text, key === undefined ? undefined : `${key}:${text.length}`);
+    return text.length;
+  };
+  for (let start = 0; start < byNumber.length; start += DISPLAY_ROWS_PER_FILE) emitRows(`display/${start / DISPLAY_ROWS_PER_FILE}.json`, byNumber.slice(start, start + DISPLAY_ROWS_PER_FILE));
+  let displayAllBytes = 0;
+  const displayAllSize = displayAllRowsPerFile(byNumber.length);
+  for (let start = 0; start < byNumber.length; start += displayAllSize) displayAllBytes += emitRows(`display-all/${start / displayAllSize}.json`, byNumber.slice(start, start + displayAllSize));
+  return { displayShardSize: DISPLAY_ROWS_PER_FILE, displayAllSize, displayAllBytes };
+}
+
+/**
  * The files made from the topics without their posts: the display files, each tag's ordinals and
  * own file (emitSearchIndex); returns core.json, with `words`. `topics` in listing order, with their
  * numbers (topicNumbers).
@@ -207,18 +232,7 @@ function emitListingFiles(
   const row = (topic: Topic): DisplayRow => [
     topic.slug, topic.title, topic.excerpt, Math.floor(topic.updatedMs / 1000), topic.replies, topic.author, topic.tags,
   ];
-  const rows = byNumber.map(row);
-  for (let start = 0; start < rows.length; start += DISPLAY_ROWS_PER_FILE) {
-    emit(`display/${start / DISPLAY_ROWS_PER_FILE}.json`, JSON.stringify(rows.slice(start, start + DISPLAY_ROWS_PER_FILE)));
-  }
-  let displayAllBytes = 0;
-  const displayAllSize = displayAllRowsPerFile(rows.length);
-  for (let start = 0; start < rows.length; start += displayAllSize) {
-    const text = JSON.stringify(rows.slice(start, start + displayAllSize));
-    emit(`display-all/${start / displayAllSize}.json`, text);
-    displayAllBytes += text.length; // characters: near enough to bytes for a budget
-  }
-  const display: DisplayFiles = { displayShardSize: DISPLAY_ROWS_PER_FILE, displayAllSize, displayAllBytes };
+  const display = emitDisplayFiles(byNumber, row, emit, reuse);
   // Topics' tags are canonical already: the index needs only the synonyms of tags some topic carries.
   const tagId = new Map(structured.tagNames.map((tag, i) => [tag, i]));
   const tagSynonyms = [...canonicalOf].flatMap(([synonym, canonical]): Array<[string, number]> => (tagId.has(canonical) ? [[synonym, tagId.get(canonical)!]] : []));

@@ -225,3 +225,38 @@ describe("a rebuild's feeds", () => {
     expect(build(retagged, 'listings-2', tampered).written.has('tags/intersection/bowline/loops/rss.xml')).toBe(true);
   });
 });
+
+describe("a rebuild's display files", () => {
+  /** Every file of the index of `topics`, emitted or taken from `previous` (by the key it was emitted with there). */
+  const rebuild = (topics: readonly Topic[], previous?: Map<string, { text: string; key?: string }>) => {
+    const files = new Map<string, { text: string; key?: string }>();
+    const taken = new Set<string>();
+    emitSearchIndex(sortForListing(topics), CONTENT_TYPES, new Map(), (path, text, key) => void files.set(path, { text, ...(key ? { key } : {}) }), {
+      key: tagFileKeys(CONTENT_TYPES, topicDigests()),
+      take: (path, key) => {
+        if (previous?.get(path)?.key !== key) return false;
+        taken.add(path);
+        files.set(path, previous.get(path)!);
+        return true;
+      },
+      earlier: (path) => previous?.get(path)?.key,
+    });
+    return { files, taken };
+  };
+
+  it('are taken from the previous output where their topics are the same, and the index is the one a first build makes', () => {
+    fc.assert(
+      fc.property(changedCorpusArb, ({ before, after, change }) => {
+        const first = rebuild(before);
+        const { files, taken } = rebuild(after, first.files);
+        const plain = buildSearchIndex(sortForListing(after), CONTENT_TYPES);
+        expect([...files.keys()].sort()).toEqual([...plain.keys()].sort());
+        for (const [path, text] of plain) expect(files.get(path)!.text, path).toBe(text);
+        // A post's words are in no display row: every display file is the previous one.
+        const display = [...plain.keys()].filter((path) => /^display(-all)?\//.test(path));
+        if (change === 'post') expect(display.filter((path) => !taken.has(path))).toEqual([]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
