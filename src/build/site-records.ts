@@ -40,7 +40,7 @@ export interface SiteData {
 
 const derived = new WeakMap<SiteContent, SiteData>();
 
-/** Notes that the page being rendered reads `part` of the site's data (BuildStore.reads). */
+/** Notes that the page being rendered reads `part` of the site's data (pageReads). */
 const noteRead = (part: string) => void pageReads().getStore()?.add(part);
 
 /** `data`, with each part noted as read when a page takes it (./page-reads.ts keys the pages without parameters by what they read). */
