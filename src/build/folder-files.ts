@@ -21,6 +21,15 @@ export interface FolderListing {
   folderTimes?: ReadonlyMap<string, number>;
 }
 
+/**
+ * What a folder's listed paths (relative, normalised: folderListing's) are put after to name its
+ * files: `dir` and a separator, joined once rather than by `join` for each path (tens of thousands
+ * a rebuild); none for the current folder, so that a path stays as `join` would give it.
+ */
+export function folderPrefix(dir: string): string {
+  return join(dir) === '.' ? '' : join(dir, sep);
+}
+
 const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A listed path (the system's separators) as the site names it, `/`-separated. */
@@ -55,11 +64,10 @@ export function folderListing(dir: string, leaveOut?: string, stamps?: Map<strin
   const files: FolderFiles = [];
   const folders = [''];
   const waiting = [''];
-  // Paths are joined as text, not by `join`: the names read are single names, and `dir` is joined once (some 0.1 s of 27,000 files).
-  const inDir = join(dir) === '.' ? '' : join(dir, sep);
+  const inDir = folderPrefix(dir);
   while (waiting.length > 0) {
     const folder = waiting.pop()!;
-    for (const entry of readdirSync(`${inDir}${folder}`, { withFileTypes: true })) {
+    for (const entry of readdirSync(`${inDir}${folder}` || '.', { withFileTypes: true })) {
       if (folder === '' && entry.name === leaveOut) continue;
       const path = folder === '' ? entry.name : `${folder}${sep}${entry.name}`;
       if (entry.isFile() && stamps) {

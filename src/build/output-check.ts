@@ -5,9 +5,9 @@
  * build runs both in a thread of their own (one for both) while it loads its code and reads the content.
  */
 import { statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { folderListing, sameFile, type FolderFiles } from './folder-files.ts';
+import { folderListing, folderPrefix, sameFile, type FolderFiles } from './folder-files.ts';
 import { THREAD_LIMITS } from './threads.ts';
 
 /** Each folder of a listing with its modification time. */
@@ -19,8 +19,7 @@ export type FolderTimes = Array<[path: string, mtimeMs: number]>;
  * is a change.
  */
 export function unchangedFolder(dir: string, files: FolderFiles, folders: FolderTimes): boolean {
-  // The noted paths are as folderListing made them, relative and normalised: joined as text, not by `join` (some 0.1 s of 43,000).
-  const inDir = dir.endsWith(sep) ? dir : `${dir}${sep}`;
+  const inDir = folderPrefix(dir);
   try {
     return (
       folders.every(([path, mtimeMs]) => statSync(`${inDir}${path}`, { throwIfNoEntry: false })?.mtimeMs === mtimeMs) &&

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { folderFiles, folderListing } from '../../src/build/folder-files.ts';
 import { buildInputs, contentListing, contentListingInThread, stampBuild, stampedOutput, unchangedOutput } from '../../src/build/unchanged.ts';
@@ -182,5 +182,26 @@ describe('the files of a folder', () => {
     expect(folders).toEqual(['', 'a', 'a b', 'a/z', 'empty', 'linked', 'linked/z']);
     expect(folderFiles(dir)).toEqual(files);
     expect(folderListing(join(root, 'not-there'))).toEqual({ files: [], folders: [] });
+  });
+
+  it('are the same listed by a relative path or as the working folder, with stamps under the paths `join` gives', () => {
+    const dir = join(root, 'listed-relative');
+    for (const file of ['b.txt', 'a/z/deep.html']) {
+      mkdirSync(join(dir, file, '..'), { recursive: true });
+      writeFileSync(join(dir, file), file);
+    }
+    const stamped = (folder: string) => {
+      const stamps = new Map<string, string>();
+      const { files, folders } = folderListing(folder, undefined, stamps);
+      return { files, folders, stamps: [...stamps.keys()].sort() };
+    };
+    const whole = stamped(dir);
+    expect(whole.stamps).toEqual(whole.files.map(([path]) => join(dir, path)));
+    const relativeDir = relative(process.cwd(), dir);
+    expect(stamped(relativeDir)).toEqual({ ...whole, stamps: whole.files.map(([path]) => join(relativeDir, path)) });
+    // `.`, in a process of its own (a test thread cannot change its working folder).
+    const script = `const { folderListing } = await import(${JSON.stringify(pathToFileURL(resolve('src/build/folder-files.ts')).href)}); const stamps = new Map(); const { files, folders } = folderListing('.', undefined, stamps); console.log(JSON.stringify({ files, folders, stamps: [...stamps.keys()].sort() }));`;
+    const here = JSON.parse(execFileSync(process.execPath, ['--experimental-strip-types', '--no-warnings', '--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' })) as unknown;
+    expect(here).toEqual({ ...whole, stamps: whole.files.map(([path]) => path) });
   });
 });
