@@ -40,6 +40,9 @@ const digests = fromSiteRecords((data: SiteData) => {
   };
 });
 
+/** The topics' record digests, one a line, as the keys below take them. */
+const topicLines = (topics: readonly Topic[], digestOf: ReadonlyMap<Topic, string>): string => topics.map((topic) => digestOf.get(topic) ?? topicRecordKey(topic)).join('\n');
+
 interface StaticPath {
   params: Record<string, string>;
   props: object;
@@ -73,8 +76,7 @@ export async function listingKeyer(): Promise<KeyListingPages> {
     if (pages.length === 0) return;
     const shown = JSON.stringify(also);
     for (const props of pages) {
-      const topics = props.topics.map((topic) => digestOf.get(topic) ?? topicRecordKey(topic)).join('\n');
-      givenKeys.set(props, sha1(`${shown}\n${props.page}/${props.pages}/${props.total}\n${topics}`));
+      givenKeys.set(props, sha1(`${shown}\n${props.page}/${props.pages}/${props.total}\n${topicLines(props.topics, digestOf)}`));
     }
   };
 }
@@ -174,8 +176,7 @@ export async function sameWhileTopics<T>(name: string, topics: readonly Topic[],
   const reuse = buildStore().reuse;
   if (!reuse) return make();
   const { site, topics: digestOf } = await digests();
-  const shown = topics.map((topic) => digestOf.get(topic) ?? topicRecordKey(topic)).join('\n');
-  return sameWhile(sha1(`${site}\n${JSON.stringify(also)}\n${shown}`), name, make);
+  return sameWhile(sha1(`${site}\n${JSON.stringify(also)}\n${topicLines(topics, digestOf)}`), name, make);
 }
 
 /**
