@@ -18,6 +18,13 @@ class IntList {
     this.items[this.length++] = value;
   }
 
+  /** Pushes `value` `count` times. */
+  appendMany(value: number, count: number): void {
+    if (this.length + count > this.items.length) this.grow(this.length + count);
+    this.items.fill(value, this.length, this.length + count);
+    this.length += count;
+  }
+
   /** Pushes `values` whole. */
   append(values: Int32Array): void {
     if (this.length + values.length > this.items.length) this.grow(this.length + values.length);
@@ -92,13 +99,12 @@ export interface ReadPostings extends PostingsTable {
  * same numbers its words give.
  */
 export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings): ReadPostings {
-  const ids = new Map<string, number>();
-  const names: string[] = [];
-  // A rebuild's lists come out about as long as the earlier table's.
+  // A rebuild's terms keep the earlier table's ids (a term only topics no longer here held is
+  // dropped at the end), so its topics' postings are copied whole, not term by term.
   const table = earlier?.table;
-  const df = new IntList(table?.names.length);
-  const titleDf = new IntList(table?.names.length);
-  const placeCount = new IntList(table?.names.length);
+  const names: string[] = table ? [...table.names] : [];
+  const ids = new Map<string, number>(names.map((name, id) => [name, id]));
+  // A rebuild's lists come out about as long as the earlier table's.
   const topicPostings = new IntList(topics.length);
   const postings = table && Math.ceil(table.postingTerm.length * 1.01);
   const postingTerm = new IntList(postings);
@@ -109,8 +115,9 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
   // terms first appear), and each occurrence notes its slot and place; the occurrences are then
   // grouped by slot, title ones first, each group in order of place.
   /** Per term id: the last ordinal + 1 whose topic holds it, and its slot there. */
-  const seenIn = new IntList(table?.names.length);
-  const slotOf = new IntList(table?.names.length);
+  const seenIn = new IntList(names.length);
+  const slotOf = new IntList(names.length);
+  seenIn.length = slotOf.length = names.length;
   const slotTerm = new IntList();
   const occurrenceSlot = new IntList();
   const occurrencePlace = new IntList();
@@ -119,9 +126,6 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
     if (id === undefined) {
       ids.set(term, (id = names.length));
       names.push(term);
-      df.push(0);
-      titleDf.push(0);
-      placeCount.push(0);
       seenIn.push(0);
       slotOf.push(0);
     }
@@ -156,68 +160,96 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
     for (let o = 0; o < occurrenceSlot.length; o++) grouped[next[occurrenceSlot.items[o]!]!++] = occurrencePlace.items[o]!;
     topicPostings.push(slots);
     for (let slot = 0; slot < slots; slot++) {
-      const id = slotTerm.items[slot]!;
       const inTitle = titles[slot]! > 0 ? 1 : 0;
-      df.items[id]!++;
-      titleDf.items[id]! += inTitle;
-      const placed = positions.length;
-      postingTerm.push(id);
+      postingTerm.push(slotTerm.items[slot]!);
       postingOrdinal.push(ordinal);
-      postingStart.push(placed * 2 + inTitle);
+      postingStart.push(positions.length * 2 + inTitle);
       positions.push(posts[slot]! * 2 + inTitle);
       if (inTitle) positions.push(titles[slot]!);
       const from = start[slot]!;
       const postFrom = from + titles[slot]!;
       for (let k = from; k < start[slot + 1]!; k++) positions.push(grouped[k]! - (k > from && k !== postFrom ? grouped[k - 1]! : 0));
-      placeCount.items[id]! += positions.length - placed;
     }
   };
 
-  // Copying from the earlier table: where each of its topics' postings start, and its term ids as this read's.
+  // Copying from the earlier table: where each of its topics' postings start. A run of its topics,
+  // copied to consecutive ordinals, is copied whole: their postings as they are, their starts moved
+  // by where their places land now.
   const firstPosting = new Int32Array((table?.topicPostings.length ?? 0) + 1);
   if (table) for (let t = 0; t < table.topicPostings.length; t++) firstPosting[t + 1] = firstPosting[t]! + table.topicPostings[t]!;
-  const idOfEarlier = new Int32Array(table?.names.length ?? 0).fill(-1);
   const placesStart = (p: number) => (p < table!.postingStart.length ? table!.postingStart[p]! >> 1 : table!.positions.length);
-  const copy = (at: number, ordinal: number) => {
-    const { names: earlierNames, postingTerm: earlierTerm, postingStart: earlierStart } = table!;
+  /** Copies the earlier table's topics from `at` up to `end` as those from `ordinal` on. */
+  const copy = (at: number, end: number, ordinal: number) => {
     const from = firstPosting[at]!;
-    const to = firstPosting[at + 1]!;
-    const shift = positions.length - placesStart(from);
-    for (let p = from; p < to; p++) {
-      let id = idOfEarlier[earlierTerm[p]!]!;
-      if (id === -1) id = idOfEarlier[earlierTerm[p]!] = idOf(earlierNames[earlierTerm[p]!]!);
-      const start = earlierStart[p]!;
-      const inTitle = start & 1;
-      df.items[id]!++;
-      titleDf.items[id]! += inTitle;
-      placeCount.items[id]! += placesStart(p + 1) - (start >> 1);
-      postingTerm.push(id);
-      postingOrdinal.push(ordinal);
-      postingStart.push(((start >> 1) + shift) * 2 + inTitle);
-    }
+    const to = firstPosting[end]!;
+    const shift = (positions.length - placesStart(from)) * 2;
+    const first = postingStart.length;
+    postingTerm.append(table!.postingTerm.subarray(from, to));
+    postingStart.append(table!.postingStart.subarray(from, to));
+    if (shift !== 0) for (let p = first; p < postingStart.length; p++) postingStart.items[p]! += shift;
     positions.append(table!.positions.subarray(placesStart(from), placesStart(to)));
-    topicPostings.push(to - from);
+    topicPostings.append(table!.topicPostings.subarray(at, end));
+    for (let t = at; t < end; t++) postingOrdinal.appendMany(ordinal + t - at, table!.topicPostings[t]!);
   };
 
   const copiedFrom = new Int32Array(topics.length).fill(-1);
+  /** The run being copied: from the earlier table's `at`, as the topics from `ordinal` on, `length` of them. */
+  const run = { at: 0, ordinal: 0, length: 0 };
+  const flush = () => {
+    if (run.length > 0) copy(run.at, run.at + run.length, run.ordinal);
+    run.length = 0;
+  };
   topics.forEach((topic, ordinal) => {
     const at = earlier?.at(topic);
-    if (at === undefined) read(topic, ordinal);
+    if (at === undefined) {
+      flush();
+      read(topic, ordinal);
+      return;
+    }
+    copiedFrom[ordinal] = at;
+    if (run.length > 0 && at === run.at + run.length) run.length++;
     else {
-      copiedFrom[ordinal] = at;
-      copy(at, ordinal);
+      flush();
+      Object.assign(run, { at, ordinal, length: 1 });
     }
   });
+  flush();
+  const counted = termCounts(names, postingTerm.values, postingStart.values, positions.length);
   return {
-    names,
+    ...counted,
     topicPostings: topicPostings.values,
-    postingTerm: postingTerm.values,
     postingOrdinal: postingOrdinal.values,
     postingStart: postingStart.values,
     positions: positions.values,
     copiedFrom,
-    df: df.values,
-    titleDf: titleDf.values,
-    placeCount: placeCount.values,
   };
+}
+
+/**
+ * Per term: how many postings hold it, how many in the title, and how many numbers its positions
+ * take. A term no posting holds (one only topics of the earlier table held) is dropped, and the
+ * postings' term ids renumbered (`postingTerm` in place).
+ */
+function termCounts(names: readonly string[], postingTerm: Int32Array, postingStart: Int32Array, placesLength: number): Pick<ReadPostings, 'names' | 'postingTerm' | 'df' | 'titleDf' | 'placeCount'> {
+  const df = new Int32Array(names.length);
+  const titleDf = new Int32Array(names.length);
+  const placeCount = new Int32Array(names.length);
+  const last = postingTerm.length - 1;
+  for (let p = 0; p <= last; p++) {
+    const id = postingTerm[p]!;
+    const start = postingStart[p]!;
+    df[id]!++;
+    titleDf[id]! += start & 1;
+    placeCount[id]! += (p < last ? postingStart[p + 1]! >> 1 : placesLength) - (start >> 1);
+  }
+  if (df.every((count) => count > 0)) return { names, postingTerm, df, titleDf, placeCount };
+  const renumbered = new Int32Array(names.length);
+  const kept: number[] = [];
+  names.forEach((_, id) => {
+    renumbered[id] = kept.length;
+    if (df[id]! > 0) kept.push(id);
+  });
+  for (let p = 0; p <= last; p++) postingTerm[p] = renumbered[postingTerm[p]!]!;
+  const pick = (counts: Int32Array) => Int32Array.from(kept, (id) => counts[id]!);
+  return { names: kept.map((id) => names[id]!), postingTerm, df: pick(df), titleDf: pick(titleDf), placeCount: pick(placeCount) };
 }
