@@ -16,7 +16,8 @@ import { readWordMemory, wordsAtWork, type RememberedTable, type WordMemoryFile 
 import { WORDS_FILE, type CoreFile } from '../search/index-format.ts';
 import { digest as sha1 } from '../content/digest.ts';
 import { sortForListing } from '../model/listing.ts';
-import { tagFileKeys, topicDigests, writeFeeds } from './tag-files.ts';
+import { tagFileKeys, topicDigests } from './tag-files.ts';
+import { writeFeeds } from './feed-writing.ts';
 import { threadFiles, type TakenFile, type ThreadFiles } from './thread-files.ts';
 import { memberRecords } from '../outputs/member-index.ts';
 import { THREAD_LIMITS } from './threads.ts';
@@ -221,7 +222,7 @@ function work(data: WorkData, words: WordMemory | undefined, feedsWritten: () =>
   // digest: its record's key where the build's reading made one (most topics, digested no more).
   const recordKeys = new Map(data.recordKeys.flatMap((key, i) => (key ? [[data.topics[i]!, key] as const] : [])));
   const digestOf = topicDigests(recordKeys);
-  const made = writeFeeds(data, files, digestOf);
+  const made = writeFeeds(data, files, digestOf, words?.table?.keys);
   feedsWritten();
   // Each file is written as it is made and let go: a big site's index is never held whole. A
   // per-tag file comes with its key, and one the previous output has is not made at all.

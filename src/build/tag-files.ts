@@ -12,8 +12,7 @@ import { feedPath, intersectionFeedPath } from '../model/urls.ts';
 import { intersectionReport, intersectionTopics, pairCounts, pairKey, planIntersections, type IntersectionPlan } from '../model/intersections.ts';
 import type { SiteContent } from '../content/load.ts';
 import type { Topic } from '../content/topics.ts';
-import type { FeedSettings, IndexAndFeeds, PreviousFiles } from './index-and-feeds.ts';
-import type { ThreadFiles } from './thread-files.ts';
+
 
 /**
  * A topic's digest, made once a topic: of everything a tag feed and a tag's own search-index file
@@ -55,6 +54,9 @@ export interface FeedFile {
   written?: true;
 }
 
+/** A feed's file in the site, from its address: percent-encoded (`/tags/%E6%97%A5…/rss.xml`), the file is not. */
+export const feedFile = (path: string): string => decodeURI(path).slice(1);
+
 /** Puts the previous output's `file` into the new site if its key was `key`; says whether it did. */
 export type KeepFile = (file: string, key: string) => boolean;
 
@@ -66,6 +68,8 @@ export interface FeedOptions {
   canonicalOf?: ReadonlyMap<string, string>;
   /** The `intersections` option: which pairs of tags get a page, and so a feed. */
   intersections?: { minTopics: number; maxPages: number };
+  /** Only the feeds of these tags (and their synonyms'), and of the pairs planned. */
+  only?: ReadonlySet<string>;
   /** The pairs planned from the same topics' tags with the same option (as the previous build made them): not planned again. */
   plan?: IntersectionPlan;
   /**
@@ -93,8 +97,7 @@ export function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, kee
     return item;
   };
   const add = (path: string, head: FeedHead, newest: readonly Topic[]) => {
-    // The feed's address is percent-encoded (`/tags/%E6%97%A5…/rss.xml`); its file is not.
-    const file = decodeURI(path).slice(1);
+    const file = feedFile(path);
     const key = sha1(JSON.stringify({ ...head, items: newest.map(digestOf) }));
     if (keep?.(file, key)) return void feeds.push({ file, key });
     const xml = rssXml(head, newest.map(itemOf));
@@ -110,6 +113,7 @@ export function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, kee
   const synonymsOf = new Map<string, string[]>();
   for (const [synonym, canonical] of options.canonicalOf ?? []) synonymsOf.set(canonical, [...(synonymsOf.get(canonical) ?? []), synonym]);
   for (const [tag, tagged] of byTag) {
+    if (options.only && !options.only.has(tag)) continue;
     const head = feedHead({ siteTitle, siteRoot, tag });
     const newest = newestOf(tagged);
     add(feedPath(tag), head, newest);
@@ -120,49 +124,4 @@ export function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, kee
   const topicsOf = intersectionTopics(inFeedOrder, plan.built);
   for (const { pair } of plan.built) add(intersectionFeedPath(...pair), feedHead({ siteTitle, siteRoot, pair }), newestOf(topicsOf.get(pairKey(...pair))!));
   return { feeds, intersections: intersectionReport(plan), plan };
-}
-
-/** What the feeds are written from. */
-export interface FeedsData {
-  topics: Topic[];
-  canonicalOf?: ReadonlyMap<string, string>;
-  feeds: FeedSettings;
-  previous: PreviousFiles;
-  /** ReadDigests' (./index-and-feeds.ts), when the build's reading gave them. */
-  listings?: string;
-  tags?: string;
-}
-
-/** What the feeds' entry among the remembered routes holds besides their files: the intersections line, and the plan with a digest of what it was made from (the topics' tags and the option). */
-interface KeptFeeds {
-  intersections: string;
-  tags?: string;
-  plan?: IntersectionPlan;
-}
-
-/**
- * Writes the feeds that changed, each as it is made; what is kept of them is their list, not their
- * XML. Feeds show the topics without their posts: when those and the feeds' settings are as the
- * previous build had them (`data.listings`), and all its feeds are still as it left them, they are
- * all kept by their previous keys without being keyed again. Which pairs of tags get a feed is
- * taken from the previous build while the topics carry the same tags (`data.tags`): after a title
- * edit or a bump, the pairs' counts are not made again.
- */
-export function writeFeeds(data: FeedsData, files: Pick<ThreadFiles, 'keep' | 'keepGroup' | 'write'>, digestOf: (topic: Topic) => string): IndexAndFeeds {
-  const inputs = data.listings && sha1(JSON.stringify([data.listings, data.feeds, [...(data.canonicalOf ?? [])]]));
-  const earlier = data.previous.feeds;
-  const value = earlier?.value as Partial<KeptFeeds> | undefined;
-  const kept = typeof value?.intersections === 'string' ? files.keepGroup(earlier!, inputs) : undefined;
-  if (kept) return { files: kept, intersections: value!.intersections!, feeds: earlier! };
-  // The plan is made from the topics' tags and the `intersections` option.
-  const plannedFrom = data.tags && sha1(JSON.stringify([data.tags, data.feeds.intersections]));
-  const plan = plannedFrom !== undefined && value?.tags === plannedFrom ? value.plan : undefined;
-  const made = tagFeedFiles(data.topics, { ...data.feeds, canonicalOf: data.canonicalOf, write: files.write, ...(plan ? { plan } : {}) }, files.keep, digestOf);
-  const { feeds, intersections } = made;
-  const remembered: KeptFeeds = { intersections, ...(plannedFrom !== undefined ? { tags: plannedFrom, plan: made.plan } : {}) };
-  return {
-    files: feeds.map(({ file, key, written }) => ({ file, key, written: written ?? false })),
-    intersections,
-    ...(inputs ? { feeds: { inputs, files: feeds.map(({ file }) => file), value: remembered } } : {}),
-  };
 }

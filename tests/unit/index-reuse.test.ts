@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import type { Topic } from '../../src/content/topics.ts';
 import { sortForListing } from '../../src/model/listing.ts';
 import { buildSearchIndex, emitSearchIndex } from '../../src/search/index-build.ts';
-import { tagFeedFiles, tagFileKeys, topicDigests, writeFeeds, type FeedsData } from '../../src/build/tag-files.ts';
+import { tagFeedFiles, tagFileKeys, topicDigests } from '../../src/build/tag-files.ts';
+import { writeFeeds, type FeedsData } from '../../src/build/feed-writing.ts';
 import { tagSlug } from '../../src/model/tags.ts';
 import { feedPath } from '../../src/model/urls.ts';
 import { CONTENT_TYPES, corpusArb, tagArb } from './search-corpus.ts';
@@ -194,7 +195,7 @@ describe("a rebuild's feeds", () => {
       tags: tagsKey({ topics } as SiteContent),
     };
     // No feed of the previous output is taken: every feed is written, and compared whole.
-    const made = writeFeeds(data, { keep: () => false, keepGroup: () => undefined, write: (file, xml) => void written.set(file, xml) }, topicDigests());
+    const made = writeFeeds(data, { keep: () => false, keepGroup: () => undefined, keyOf: () => undefined, write: (file, xml) => void written.set(file, xml) }, topicDigests());
     return { made, written };
   };
 
@@ -223,6 +224,70 @@ describe("a rebuild's feeds", () => {
     expect(build(retitled, 'listings-2', tampered).written.has('tags/intersection/bowline/loops/rss.xml')).toBe(false);
     const retagged = topics.map((topic, i) => (i === 0 ? { ...topic, tags: ['bowline', 'loops', 'sailing'] } : topic));
     expect(build(retagged, 'listings-2', tampered).written.has('tags/intersection/bowline/loops/rss.xml')).toBe(true);
+  });
+});
+
+describe("a rebuild's feeds taken from the previous output", () => {
+  const feedSettings = { siteTitle: 'Knot Garden', siteRoot: 'https://knot-garden.example/', intersections: { minTopics: 1, maxPages: 500 } };
+  interface Site {
+    /** Each feed of the output: its XML and key. */
+    output: Map<string, { xml: string; key: string }>;
+    made: ReturnType<typeof writeFeeds>;
+    /** The topics whose digests the build took. */
+    digested: Set<Topic>;
+  }
+  /** A build's feeds, into an output of its own; the previous build's output, memory and topics' keys (`keys`, as its word memory holds them) given. */
+  const site = (topics: readonly Topic[], previous?: Site, keys?: readonly string[]): Site => {
+    const recordKeys = topics.map((topic) => topicRecordKey(topic));
+    const data: FeedsData = {
+      topics: [...topics],
+      feeds: feedSettings,
+      previous: { from: '', files: [...(previous?.output ?? [])].map(([file, { key }]) => [file, key, 0, 0]), inPlace: true, ...(previous?.made.feeds ? { feeds: previous.made.feeds } : {}) },
+      listings: `listings of ${recordKeys.join()}`,
+      tags: tagsKey({ topics } as SiteContent),
+      recordKeys,
+    };
+    const output = new Map<string, { xml: string; key: string }>();
+    const written = new Map<string, string>();
+    const earlier = previous?.output;
+    const files = {
+      keyOf: (file: string) => earlier?.get(file)?.key,
+      keep: (file: string, key: string) => earlier?.get(file)?.key === key,
+      keepGroup: () => undefined,
+      write: (file: string, xml: string) => void written.set(file, xml),
+    };
+    const digested = new Set<Topic>();
+    const digestOf = topicDigests(new Map(topics.map((topic, i) => [topic, recordKeys[i]!])));
+    const made = writeFeeds(data, files, (topic) => (digested.add(topic), digestOf(topic)), keys);
+    for (const { file, key, written: isWritten } of made.files) output.set(file, { xml: isWritten ? written.get(file)! : earlier!.get(file)!.xml, key });
+    return { output, made, digested };
+  };
+  const keysOf = (topics: readonly Topic[]) => topics.map((topic) => topicRecordKey(topic));
+
+  it("are those a first build writes after any change, and only a changed topic's tags' topics are looked at when the tags are the same", () => {
+    fc.assert(
+      fc.property(changedCorpusArb, ({ before, after, changed, change }) => {
+        const first = site(before);
+        const rebuilt = site(after, first, keysOf(before));
+        expect(rebuilt.output).toEqual(site(after).output);
+        expect(rebuilt.made.intersections).toBe(site(after).made.intersections);
+        if (change === 'tags') return;
+        const touched = new Set(touchedTags(changed, after));
+        for (const topic of rebuilt.digested) expect(topic.tags.some((tag) => touched.has(tag)), topic.slug).toBe(true);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("are all made again when the previous topics' keys are not those of the build that made the feeds", () => {
+    fc.assert(
+      fc.property(changedCorpusArb, ({ before, after }) => {
+        // The word memory of a build that stopped after writing it: the topics' keys of `after`, the output and feeds of `before`.
+        const first = site(before);
+        expect(site(after, first, keysOf(after)).output).toEqual(site(after).output);
+      }),
+      { numRuns: RUNS },
+    );
   });
 });
 
