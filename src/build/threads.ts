@@ -3,6 +3,7 @@
  * (64 MB semi-spaces), and a thread that is never idle keeps every page it has grown to until it
  * ends: with the main thread, the reading, index and page-writing threads, 0.2–0.3 GB of the peak
  * memory of a build of 30,000 or 100,000 topics. 16 MB semi-spaces, as `npm run build` gives the
- * main thread (`--max-semi-space-size=16` in package.json), and as the worker threads get here.
+ * main thread (`--max-semi-space-size=16 --min-semi-space-size=16` in package.json), and as the
+ * worker threads get here.
  */
 export const THREAD_LIMITS = { maxYoungGenerationSizeMb: 48 } as const;
