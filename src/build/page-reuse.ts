@@ -14,6 +14,7 @@ import options from 'virtual:tagsite/options';
 import { fromSiteRecords, type SiteData } from './site-records.ts';
 import { buildStore, pageReads, reuseRoute } from './store.ts';
 import { topicRecordKey } from '../content/read-topics.ts';
+import { unchangedListings } from './listing-changes.ts';
 import type { Topic } from '../content/topics.ts';
 
 /** The files of a route's pages by their params: `/topics/[slug]/` with `{ slug: 'x' }` → `topics/x/index.html`. */
@@ -29,12 +30,16 @@ function pageFiles(pattern: string): (params: Record<string, string>) => string 
 
 const digests = fromSiteRecords((data: SiteData) => {
   // The build's reading of the content has digested the records it read (or kept them with theirs).
-  const { topicKeys: known, listings } = buildStore().reuse ?? {};
+  const reuse = buildStore().reuse;
+  const { topicKeys: known, listings } = reuse ?? {};
   const site = sha1(JSON.stringify([options, [...data.contentTypes.values()], [...data.memberNames], data.links]));
   const { canonicalOf, descriptions, aliases } = data.tags;
+  const topics = new Map<Topic, string>(data.topics.map((topic) => [topic, known?.get(topic) ?? topicRecordKey(topic)]));
   return {
     site,
-    topics: new Map<Topic, string>(data.topics.map((topic) => [topic, known?.get(topic) ?? topicRecordKey(topic)])),
+    topics,
+    // The listings no changed topic is on, when nothing else they show changed (./listing-changes.ts).
+    unchanged: reuse && unchangedListings(reuse, [site, [...canonicalOf], [...descriptions]], topics),
     // Everything the listing pages are made of: the site's, the topics without their posts, the data files.
     listings: listings && sha1(JSON.stringify([site, listings, data.members, [...canonicalOf], [...descriptions], aliases, data.oldAddresses])),
   };
@@ -49,7 +54,10 @@ interface StaticPath {
 }
 
 /** Pages' keys made by listingKeyer's function, by their props: taken instead of digesting the props. */
-const givenKeys = new WeakMap<object, string>();
+const givenKeys = new WeakMap<object, string | typeof AS_BEFORE>();
+
+/** A page's given key that is its key in the previous build (its listing has no changed topic on it). */
+const AS_BEFORE = Symbol('as before');
 
 /** A page of a listing, as its props hold it: its topics, its number, how many pages and topics the listing has. */
 interface ListingPage {
@@ -59,21 +67,26 @@ interface ListingPage {
   total: number;
 }
 
-/** Keys the pages of one listing: see listingKeyer. */
-export type KeyListingPages = (pages: readonly ListingPage[], also: unknown) => void;
+/** Keys the pages of one listing, of these `tags` (one, or a pair): see listingKeyer. */
+export type KeyListingPages = (pages: readonly ListingPage[], also: unknown, tags: readonly string[]) => void;
 
 /**
  * What keys the pages of one listing (a tag's, an intersection's): `pages` are their props, each
  * with its own topics, and `also` is everything else they show (the same on every page, as JSON
  * writes it). A page's key is a digest of `also`, its place in the listing and its topics' record
- * digests, rather than of its props copied and written out whole: a rebuild after a title edit or a
- * bump at 10,000 topics keys 6,000 listing pages. Outside a build, it does nothing.
+ * digests, rather than of its props copied and written out whole. A listing of `tags` no changed
+ * topic is on keeps its pages' previous keys, without keying them (./listing-changes.ts): after a
+ * title edit or a bump at 10,000 topics, a few of 6,000 listing pages are keyed. Outside a build, it does nothing.
  */
 export async function listingKeyer(): Promise<KeyListingPages> {
   if (!buildStore().reuse) return () => undefined;
-  const { topics: digestOf } = await digests();
-  return (pages, also) => {
+  const { topics: digestOf, unchanged } = await digests();
+  return (pages, also, tags) => {
     if (pages.length === 0) return;
+    if (unchanged?.(tags)) {
+      for (const props of pages) givenKeys.set(props, AS_BEFORE);
+      return;
+    }
     const shown = JSON.stringify(also);
     for (const props of pages) {
       givenKeys.set(props, sha1(`${shown}\n${props.page}/${props.pages}/${props.total}\n${topicLines(props.topics, digestOf)}`));
@@ -113,7 +126,9 @@ export async function pagesToRender<P extends StaticPath>(pattern: string, paths
   const files: string[] = [];
   for (const path of await paths) {
     const file = fileOf(path.params);
-    const key = `${site}.${givenKeys.get(path.props) ?? propsKey(path.props)}`;
+    const given = givenKeys.get(path.props);
+    // A page kept as before that the previous output does not have (edited there by hand) is keyed by its props.
+    const key = (given === AS_BEFORE && reuse.previous.get(file)) || `${site}.${typeof given === 'string' ? given : propsKey(path.props)}`;
     files.push(file);
     reuse.next.set(file, key);
     if (reuse.previous.get(file) === key) reuse.reused.add(file);

@@ -76,6 +76,8 @@ export interface RouteFiles {
   files: readonly string[];
   /** What the build made besides the files, as JSON keeps it: the feeds' line about intersection pages, the search page's answer to a search for nothing. */
   value?: unknown;
+  /** A value for the next build only, which a build that does not make it does not carry on (routesToRemember). */
+  once?: true;
 }
 
 /**
@@ -85,7 +87,7 @@ export interface RouteFiles {
  */
 export function routesToRemember({ previous, next }: PageReuse['routes']): Map<string, RouteFiles> {
   const routes = new Map(next);
-  for (const [name, earlier] of previous) if (!routes.has(name) && earlier.files.length === 0 && earlier.value !== undefined) routes.set(name, earlier);
+  for (const [name, earlier] of previous) if (!routes.has(name) && earlier.files.length === 0 && earlier.value !== undefined && !earlier.once) routes.set(name, earlier);
   return routes;
 }
 

@@ -104,7 +104,7 @@ it("keys each page of a listing by its own topics' records, its place in the lis
   const keysOf = async (listing: Topic[], also: unknown) => {
     const reuse = nextBuild('listings-1');
     const pages = listing.map((topic, i) => ({ topics: [topic], page: i + 1, pages: listing.length, total: listing.length }));
-    (await listingKeyer())(pages, also);
+    (await listingKeyer())(pages, also, ['api']);
     await pagesToRender('/x/[slug]/', pages.map((props) => ({ params: { slug: String(props.page) }, props })));
     return [...reuse.next.values()];
   };

@@ -83,7 +83,7 @@ export async function tagPagePaths(firstPage: boolean) {
     const description = tags.descriptions.get(tag);
     const links = (related.get(tag) ?? []).map(({ tag: other, count }) => ({ tag: other, count, path: built.has(pairKey(tag, other)) ? intersectionPath(tag, other) : searchBothTagsPath(tag, other) }));
     const pages = listingPages(topics, firstPage, (page) => ({ tags: [tag] as [string], ...page, ...(description ? { description } : {}), related: links }));
-    keyPages(pages, [tag, description, links]);
+    keyPages(pages, [tag, description, links], [tag]);
     for (const props of pages) paths.push({ params: firstPage ? { tag: tagSlug(tag) } : { tag: tagSlug(tag), page: String(props.page) }, props });
   }
   if (firstPage) {
@@ -103,7 +103,7 @@ export async function intersectionPagePaths(firstPage: boolean) {
     const topics = topicsOf.get(pairKey(a, b))!;
     if (!firstPage && topics.length <= options.pageSize) continue;
     const pages = listingPages(topics, firstPage, (page) => ({ tags: [a, b] as [string, string], ...page, related: [] }));
-    keyPages(pages, [a, b]);
+    keyPages(pages, [a, b], [a, b]);
     const params: Record<string, string> = { a: tagSlug(a), b: tagSlug(b) };
     for (const props of pages) paths.push({ params: firstPage ? params : { ...params, page: String(props.page) }, props });
   }
