@@ -40,11 +40,12 @@ export interface EarlierFeeds {
 
 /**
  * The feeds of `topics` as tagFeedFiles makes them with `options` (the same files and keys, in its
- * order), each made only for a tag or pair of a topic whose key (`keyOf`) is not among `earlier`'s;
- * undefined, before any feed is made, when a feed to keep is not as the previous build left it.
- * `topics` must carry the same tags in the same order as the previous build's, under the same options.
+ * order), each made only for a tag or pair of a topic whose key (`keyOf`) is not among `earlier`'s,
+ * with those tags (the changed topics'); undefined, before any feed is made, when a feed to keep is
+ * not as the previous build left it. `topics` must carry the same tags in the same order as the
+ * previous build's, under the same options.
  */
-export function changedFeeds(topics: readonly Topic[], keyOf: (topic: Topic) => string | undefined, earlier: EarlierFeeds, options: FeedOptions, files: Pick<ThreadFiles, 'keyOf' | 'keep'>, digestOf: (topic: Topic) => string): FeedFile[] | undefined {
+export function changedFeeds(topics: readonly Topic[], keyOf: (topic: Topic) => string | undefined, earlier: EarlierFeeds, options: FeedOptions, files: Pick<ThreadFiles, 'keyOf' | 'keep'>, digestOf: (topic: Topic) => string): { feeds: FeedFile[]; tags: ReadonlySet<string> } | undefined {
   const before = new Set(earlier.keys);
   const changed = topics.filter((topic) => {
     const key = keyOf(topic);
@@ -67,7 +68,7 @@ export function changedFeeds(topics: readonly Topic[], keyOf: (topic: Topic) => 
   // Every topic carrying a changed tag (and so every topic of a changed pair): what their feeds are made from.
   const tagged = topics.filter((topic) => topic.tags.some((tag) => tags.has(tag)));
   const made = new Map(tagFeedFiles(tagged, { ...options, plan: { built, leftOut: [] }, only: tags }, files.keep, digestOf).feeds.map((feed) => [feed.file, feed]));
-  return earlier.files.map((file) => made.get(file) ?? { file, key: kept.get(file)! });
+  return { feeds: earlier.files.map((file) => made.get(file) ?? { file, key: kept.get(file)! }), tags };
 }
 
 /** What the feeds are written from. */
@@ -81,6 +82,8 @@ export interface FeedsData {
   tags?: string;
   /** Each topic's record key, by position ('' where the reading gave none). */
   recordKeys?: readonly string[];
+  /** The site's content types, which each tag's own index file shows. */
+  contentTypes?: unknown;
 }
 
 /**
@@ -103,10 +106,11 @@ interface KeptFeeds {
  * all kept by their previous keys without being keyed again. Which pairs of tags get a feed is
  * taken from the previous build while the topics carry the same tags (`data.tags`): after a title
  * edit or a bump, the pairs' counts are not made again, and only the feeds of the changed topics'
- * tags and pairs are (./changed-feeds.ts), given `previousKeys`, the record keys of the previous
- * build's topics (the word memory's).
+ * tags and pairs are (changedFeeds), given `previousKeys`, the record keys of the previous build's
+ * topics (the word memory's). Then it also says which tags those are (`changedTags`): no other
+ * tag's own index file can have changed either, as the content types are the same too.
  */
-export function writeFeeds(data: FeedsData, files: Pick<ThreadFiles, 'keep' | 'keepGroup' | 'write' | 'keyOf'>, digestOf: (topic: Topic) => string, previousKeys?: readonly string[]): IndexAndFeeds {
+export function writeFeeds(data: FeedsData, files: Pick<ThreadFiles, 'keep' | 'keepGroup' | 'write' | 'keyOf'>, digestOf: (topic: Topic) => string, previousKeys?: readonly string[]): IndexAndFeeds & { changedTags?: ReadonlySet<string> } {
   const inputs = data.listings && sha1(JSON.stringify([data.listings, data.feeds, [...(data.canonicalOf ?? [])]]));
   const earlier = data.previous.feeds;
   const value = earlier?.value as Partial<KeptFeeds> | undefined;
@@ -115,17 +119,18 @@ export function writeFeeds(data: FeedsData, files: Pick<ThreadFiles, 'keep' | 'k
   // The plan is made from the topics' tags and the `intersections` option.
   const plannedFrom = data.tags && sha1(JSON.stringify([data.tags, data.feeds.intersections]));
   const plan = plannedFrom !== undefined && value?.tags === plannedFrom ? value.plan : undefined;
-  const settings = sha1(JSON.stringify([data.feeds, [...(data.canonicalOf ?? [])]]));
+  const settings = sha1(JSON.stringify([data.feeds, [...(data.canonicalOf ?? [])], data.contentTypes]));
   const keys = data.recordKeys && data.recordKeys.length === data.topics.length ? data.recordKeys : undefined;
   const options: FeedOptions = { ...data.feeds, canonicalOf: data.canonicalOf, write: files.write };
   const keyAt = new Map(data.topics.map((topic, i) => [topic, keys?.[i]]));
   const changed = plan && earlier && keys && previousKeys && value?.settings === settings && value.keys === keysDigest(previousKeys) ? changedFeeds(data.topics, (topic) => keyAt.get(topic), { files: earlier.files, plan, keys: previousKeys }, options, files, digestOf) : undefined;
-  const made = changed ? { feeds: changed, intersections: value!.intersections!, plan: plan! } : tagFeedFiles(data.topics, { ...options, ...(plan ? { plan } : {}) }, files.keep, digestOf);
+  const made = changed ? { feeds: changed.feeds, intersections: value!.intersections!, plan: plan! } : tagFeedFiles(data.topics, { ...options, ...(plan ? { plan } : {}) }, files.keep, digestOf);
   const { feeds, intersections } = made;
   const remembered: KeptFeeds = { intersections, settings, ...(plannedFrom !== undefined ? { tags: plannedFrom, plan: made.plan } : {}), ...(keys ? { keys: keysDigest(keys) } : {}) };
   return {
     files: feeds.map(({ file, key, written }) => ({ file, key, written: written ?? false })),
     intersections,
     ...(inputs ? { feeds: { inputs, files: feeds.map(({ file }) => file), value: remembered } } : {}),
+    ...(changed ? { changedTags: changed.tags } : {}),
   };
 }

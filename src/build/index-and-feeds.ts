@@ -222,7 +222,7 @@ function work(data: WorkData, words: WordMemory | undefined, feedsWritten: () =>
   // digest: its record's key where the build's reading made one (most topics, digested no more).
   const recordKeys = new Map(data.recordKeys.flatMap((key, i) => (key ? [[data.topics[i]!, key] as const] : [])));
   const digestOf = topicDigests(recordKeys);
-  const made = writeFeeds(data, files, digestOf, words?.table?.keys);
+  const { changedTags, ...made } = writeFeeds(data, files, digestOf, words?.table?.keys);
   feedsWritten();
   // Each file is written as it is made and let go: a big site's index is never held whole. A
   // per-tag file comes with its key, and one the previous output has is not made at all.
@@ -259,7 +259,7 @@ function work(data: WorkData, words: WordMemory | undefined, feedsWritten: () =>
     const written = inputKey !== undefined || !files.keep(file, key);
     if (written) files.write(file, json);
     made.files.push({ file, key, written });
-  }, { key: tagFileKeys(data.contentTypes, digestOf), take, shard, earlier: (path) => files.keyOf(`${INDEX_FOLDER}/${path}`) }, { postings: memory?.postings, listing: listing?.core });
+  }, { key: tagFileKeys(data.contentTypes, digestOf), take, shard, earlier: (path) => files.keyOf(`${INDEX_FOLDER}/${path}`), ...(changedTags ? { unchanged: (tag: string) => !changedTags.has(tag) } : {}) }, { postings: memory?.postings, listing: listing?.core });
   memory?.remember(shards);
   if (inputs) made.listingFiles = listing ? data.previous.listingFiles! : { inputs, files: made.files.flatMap(({ file }) => (LISTING_FILE.test(file) ? [file] : [])) };
   return made;

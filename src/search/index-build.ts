@@ -66,13 +66,16 @@ export function structuredCore(topics: readonly Topic[], contentTypes: readonly 
  * and end before `next`, none for the last shard), `shard` says whether the build took the previous
  * output's instead (../build/shard-reuse.ts). A display file is keyed like a tag's file, by its
  * topics, with its length after the key (`<key>:<length>`, which core.json adds up for display-all):
- * `earlier` gives the key the previous output's file of a path has.
+ * `earlier` gives the key the previous output's file of a path has. A tag `unchanged` says is
+ * carried by the same topics as in the previous build, all with the same records, under the same
+ * content types (../build/feed-writing.ts): its file's key is the previous one, taken without keying it.
  */
 export interface IndexReuse {
   key: (tag: string, topics: readonly Topic[]) => string;
   take: (path: string, key: string) => boolean;
   shard?: (n: number, first: string, next: string | undefined) => boolean;
   earlier?: (path: string) => string | undefined;
+  unchanged?: (tag: string) => boolean;
 }
 
 /**
@@ -250,6 +253,8 @@ function emitListingFiles(
   for (const [tag, ordinals] of byTag) {
     const path = `tags/${tagSlug(tag)}.json`;
     emit(`tag-ordinals/${tagSlug(tag)}.json`, JSON.stringify(deltaEncode(ordinals.map((ordinal) => numbers[ordinal]!)) satisfies TagOrdinalsFile));
+    const earlier = reuse?.unchanged?.(tag) ? reuse.earlier?.(path) : undefined;
+    if (earlier !== undefined && reuse!.take(path, earlier)) continue;
     const subset = ordinals.map((ordinal) => topics[ordinal]!);
     const key = reuse?.key(tag, subset);
     if (key !== undefined && reuse!.take(path, key)) continue;

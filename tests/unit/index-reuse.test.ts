@@ -279,6 +279,33 @@ describe("a rebuild's feeds taken from the previous output", () => {
     );
   });
 
+  it("say which tags a changed topic carries, and every other tag's own index file is the previous one, taken by its previous key", () => {
+    /** Each per-tag index file (`tags/…`) of a build: made, or taken from `previous` by its key (the previous key of a tag `unchanged` says is). */
+    const tagIndex = (topics: readonly Topic[], previous?: Map<string, { text: string; key?: string }>, unchanged?: (tag: string) => boolean) => {
+      const files = new Map<string, { text: string; key?: string }>();
+      const digestOf = topicDigests(new Map(topics.map((topic) => [topic, topicRecordKey(topic)])));
+      const take = (path: string, key: string) => {
+        const earlier = previous?.get(path);
+        if (earlier?.key !== key) return false;
+        files.set(path, earlier);
+        return true;
+      };
+      emitSearchIndex(sortForListing(topics), CONTENT_TYPES, new Map(), (path, text, key) => void (path.startsWith('tags/') && files.set(path, { text, key })), { key: tagFileKeys(CONTENT_TYPES, digestOf), take, earlier: (path) => previous?.get(path)?.key, ...(unchanged ? { unchanged } : {}) });
+      return files;
+    };
+    fc.assert(
+      fc.property(changedCorpusArb, ({ before, after, changed, change }) => {
+        const rebuilt = site(after, site(before), keysOf(before));
+        if (change === 'tags') return;
+        const { changedTags } = rebuilt.made;
+        expect(changedTags, 'the tags are the same').toBeDefined();
+        expect([...changedTags!].sort()).toEqual([...new Set(touchedTags(changed, after))].sort());
+        expect(tagIndex(after, tagIndex(before), (tag) => !changedTags!.has(tag))).toEqual(tagIndex(after));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   it("are all made again when the previous topics' keys are not those of the build that made the feeds", () => {
     fc.assert(
       fc.property(changedCorpusArb, ({ before, after }) => {
