@@ -114,13 +114,14 @@ export function writeFeeds(data: FeedsData, files: Pick<ThreadFiles, 'keep' | 'k
   const inputs = data.listings && sha1(JSON.stringify([data.listings, data.feeds, [...(data.canonicalOf ?? [])]]));
   const earlier = data.previous.feeds;
   const value = earlier?.value as Partial<KeptFeeds> | undefined;
+  const keys = data.recordKeys && data.recordKeys.length === data.topics.length ? data.recordKeys : undefined;
   const kept = typeof value?.intersections === 'string' ? files.keepGroup(earlier!, inputs) : undefined;
-  if (kept) return { files: kept, intersections: value!.intersections!, feeds: earlier! };
+  // Kept whole (after a post edit, say): the same feeds are those of this build's topics' keys, which the word memory now holds.
+  if (kept) return { files: kept, intersections: value!.intersections!, feeds: { ...earlier!, value: { ...value, ...(keys ? { keys: keysDigest(keys) } : {}) } } };
   // The plan is made from the topics' tags and the `intersections` option.
   const plannedFrom = data.tags && sha1(JSON.stringify([data.tags, data.feeds.intersections]));
   const plan = plannedFrom !== undefined && value?.tags === plannedFrom ? value.plan : undefined;
   const settings = sha1(JSON.stringify([data.feeds, [...(data.canonicalOf ?? [])], data.contentTypes]));
-  const keys = data.recordKeys && data.recordKeys.length === data.topics.length ? data.recordKeys : undefined;
   const options: FeedOptions = { ...data.feeds, canonicalOf: data.canonicalOf, write: files.write };
   const keyAt = new Map(data.topics.map((topic, i) => [topic, keys?.[i]]));
   const changed = plan && earlier && keys && previousKeys && value?.settings === settings && value.keys === keysDigest(previousKeys) ? changedFeeds(data.topics, (topic) => keyAt.get(topic), { files: earlier.files, plan, keys: previousKeys }, options, files, digestOf) : undefined;
