@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadContentInParallel, withoutPostText } from '../content/load.ts';
 import { ContentProblemsError, type Problem } from '../content/problems.ts';
+import { keepValidatorCode } from '../content/schema-validation.ts';
 import type { Limits } from '../content/limits.ts';
 import { writeSecurityHeaders, writeWorkflowHeaders } from '../outputs/headers.ts';
 import { tagRedirects, writeRedirects } from '../outputs/redirects.ts';
@@ -141,6 +142,8 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
   const started = performance.now();
   const { root, contentDir, outDir } = settings;
   removeDeadWorkFolders(root);
+  // The validators' code is kept between builds: a rebuild that reads a changed topic loads the topic schema's, not compiles it.
+  keepValidatorCode(join(root, '.tagsite-build', 'validators'));
 
   // One cache folder per content folder and output, so a fixture's build never reuses the sample site's pages.
   const cacheRoot = join(root, '.tagsite-build', 'cache');

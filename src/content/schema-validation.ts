@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import topicSchema from '../../schemas/topic.schema.json' with { type: 'json' };
 import contentTypesSchema from '../../schemas/content-types.schema.json' with { type: 'json' };
 import membersSchema from '../../schemas/members.schema.json' with { type: 'json' };
@@ -11,6 +12,7 @@ import workflowListUnderscoreSchema from '../../schemas/workflow-list-underscore
 import lookupResponseSchema from '../../schemas/lookup-response.schema.json' with { type: 'json' };
 import checkLinksReportSchema from '../../schemas/check-links-report.schema.json' with { type: 'json' };
 import { fieldPath, type Problem } from './problems.ts';
+import { FORMATS, KEPT_CODE, keepValidator, keptValidator } from './validator-code.ts';
 
 // ajv-formats is CommonJS; under Node's ESM loader its default export is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -42,17 +44,24 @@ const AJV_OPTIONS = {
   verbose: true,
 } as const;
 
-function createAjv(useDefaults: boolean, validateSchema: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ ...AJV_OPTIONS, useDefaults, validateSchema });
-  addFormats(ajv);
-  // A content date is a calendar day (that day in UTC) or an ISO 8601 date-time.
-  const date = ajv.formats['date'] as { validate: (s: string) => boolean };
-  const dateTime = ajv.formats['date-time'] as { validate: (s: string) => boolean };
+/** The formats beside ajv-formats' own. A content date is a calendar day (that day in UTC) or an ISO 8601 date-time. */
+function contentFormats(): Record<string, (s: string) => boolean> {
+  const date = fullFormats['date'] as { validate: (s: string) => boolean };
+  const dateTime = fullFormats['date-time'] as { validate: (s: string) => boolean };
   // Years are 1000–9999: four digits that every date reader, feed and sitemap agrees on (no year 0000).
   const inYears = (s: string) => /^[1-9]/.test(s);
-  ajv.addFormat('date', (s: string) => inYears(s) && date.validate(s));
-  ajv.addFormat('date-time', (s: string) => inYears(s) && dateTime.validate(s));
-  ajv.addFormat('date-or-date-time', (s: string) => inYears(s) && (date.validate(s) || dateTime.validate(s)));
+  return {
+    date: (s) => inYears(s) && date.validate(s),
+    'date-time': (s) => inYears(s) && dateTime.validate(s),
+    'date-or-date-time': (s) => inYears(s) && (date.validate(s) || dateTime.validate(s)),
+  };
+}
+
+function createAjv(useDefaults: boolean, validateSchema: boolean): Ajv2020 {
+  // Its validators' source is kept (KEPT_CODE), for a build that keeps their code.
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, useDefaults, validateSchema, code: KEPT_CODE });
+  addFormats(ajv);
+  for (const [name, validate] of Object.entries(contentFormats())) ajv.addFormat(name, validate);
   return ajv;
 }
 
@@ -69,6 +78,8 @@ interface Validators {
   compiled: Map<string, ValidateFunction>;
   /** The schemas were checked against JSON Schema's meta-schema by an earlier build of the same code. */
   checked?: boolean;
+  /** Where the validators' code is kept between builds (./validator-code.ts), when a build keeps it. */
+  codeFolder?: string;
 }
 const shared = ((globalThis as { [SHARED]?: Map<string, Validators> })[SHARED] ??= new Map());
 const sharedKey = JSON.stringify([AJV_OPTIONS, schemas]);
@@ -84,14 +95,39 @@ export function schemasChecked(): void {
   validators.checked = true;
 }
 
+/**
+ * Keeps the validators' code in `folder` (./validator-code.ts): a validator kept there is loaded
+ * instead of compiled, and one compiled is kept there, for this process and the next build.
+ */
+export function keepValidatorCode(folder: string): void {
+  validators.codeFolder = folder;
+  (globalThis as { [FORMATS]?: unknown })[FORMATS] ??= { ...fullFormats, ...contentFormats() };
+}
+
+/** What a schema's validator is made from: the key of its kept code (./validator-code.ts). */
+export const validatorInputs = (name: SchemaName, withDefaults: boolean): unknown => [AJV_OPTIONS, withDefaults, schemas[name]];
+
+/** A schema compiled by this process's Ajv instance for it, and that instance. */
+export function compileValidator(name: SchemaName, withDefaults: boolean): { ajv: Ajv2020; validate: ValidateFunction } {
+  const { ajv } = validators;
+  const check = validators.checked !== true;
+  const instance = withDefaults ? (ajv.defaulting ??= createAjv(true, check)) : (ajv.strict ??= createAjv(false, check));
+  return { ajv: instance, validate: instance.compile(schemas[name]) };
+}
+
 /** Returns the compiled validator of a schema; `withDefaults` fills in `default` values as it validates. */
 export function validatorFor(name: SchemaName, withDefaults = false): ValidateFunction {
   const key = `${name}:${withDefaults}`;
   let validate = validators.compiled.get(key);
   if (!validate) {
-    const { ajv } = validators;
-    const check = validators.checked !== true;
-    validate = (withDefaults ? (ajv.defaulting ??= createAjv(true, check)) : (ajv.strict ??= createAjv(false, check))).compile(schemas[name]);
+    const { codeFolder } = validators;
+    const inputs = validatorInputs(name, withDefaults);
+    validate = codeFolder === undefined ? undefined : keptValidator(codeFolder, inputs);
+    if (!validate) {
+      const made = compileValidator(name, withDefaults);
+      validate = made.validate;
+      if (codeFolder !== undefined) keepValidator(codeFolder, inputs, made.ajv, validate);
+    }
     validators.compiled.set(key, validate);
   }
   return validate;
