@@ -16,9 +16,9 @@
  * that digest matches (a build stopped between writing the one and the other leaves them apart).
  */
 import { digest as sha1 } from '../content/digest.ts';
-import { pairKey, type IntersectionPlan } from '../model/intersections.ts';
+import { carriedTagsAndPairs, pairKey, type IntersectionPlan } from '../model/intersections.ts';
 import { feedPath, intersectionFeedPath } from '../model/urls.ts';
-import { feedFile, tagFeedFiles, type FeedFile, type FeedOptions } from './tag-files.ts';
+import { feedFile, synonymsByTag, tagFeedFiles, type FeedFile, type FeedOptions } from './tag-files.ts';
 import type { Topic } from '../content/topics.ts';
 import type { ThreadFiles } from './thread-files.ts';
 import type { FeedSettings, IndexAndFeeds, PreviousFiles } from './index-and-feeds.ts';
@@ -51,12 +51,10 @@ export function changedFeeds(topics: readonly Topic[], keyOf: (topic: Topic) => 
     const key = keyOf(topic);
     return key === undefined || key === '' || !before.has(key);
   });
-  const tags = new Set(changed.flatMap((topic) => topic.tags));
-  const pairs = new Set(changed.flatMap(({ tags: carried }) => carried.flatMap((tag, i) => carried.slice(i + 1).map((other) => pairKey(tag, other)))));
+  const { tags, pairs } = carriedTagsAndPairs(changed);
   const built = earlier.plan.built.filter(({ pair }) => pairs.has(pairKey(...pair)));
   // The feeds of the tags and pairs of no changed topic are the previous output's, as it left them.
-  const synonymsOf = new Map<string, string[]>();
-  for (const [synonym, canonical] of options.canonicalOf ?? []) synonymsOf.set(canonical, [...(synonymsOf.get(canonical) ?? []), synonym]);
+  const synonymsOf = synonymsByTag(options.canonicalOf);
   const toMake = new Set([...[...tags].flatMap((tag) => [tag, ...(synonymsOf.get(tag) ?? [])].map((shown) => feedFile(feedPath(shown)))), ...built.map(({ pair }) => feedFile(intersectionFeedPath(...pair)))]);
   const kept = new Map<string, string>();
   for (const file of earlier.files) {

@@ -16,7 +16,7 @@
  * are always of the build that made the pages), for the next build only.
  */
 import { digest as sha1 } from '../content/digest.ts';
-import { pairKey } from '../model/intersections.ts';
+import { carriedTagsAndPairs, pairKey } from '../model/intersections.ts';
 import type { Topic } from '../content/topics.ts';
 import type { PageReuse } from './store.ts';
 
@@ -39,14 +39,6 @@ export function unchangedListings(reuse: PageReuse, context: unknown, digestOf: 
   const earlier = reuse.routes.previous.get(LISTED);
   if (earlier?.inputs !== inputs || !Array.isArray(earlier.value)) return undefined;
   const before = new Set(earlier.value as unknown[]);
-  const tags = new Set<string>();
-  const pairs = new Set<string>();
-  for (const [topic, digest] of digestOf) {
-    if (before.has(digest)) continue;
-    topic.tags.forEach((tag, i) => {
-      tags.add(tag);
-      for (const other of topic.tags.slice(i + 1)) pairs.add(pairKey(tag, other));
-    });
-  }
+  const { tags, pairs } = carriedTagsAndPairs([...digestOf].flatMap(([topic, digest]) => (before.has(digest) ? [] : [topic])));
   return (listed) => (listed.length === 1 ? !tags.has(listed[0]!) : listed.length === 2 && !pairs.has(pairKey(listed[0]!, listed[1]!)));
 }

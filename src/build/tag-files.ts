@@ -13,7 +13,6 @@ import { intersectionReport, intersectionTopics, pairCounts, pairKey, planInters
 import type { SiteContent } from '../content/load.ts';
 import type { Topic } from '../content/topics.ts';
 
-
 /**
  * A topic's digest, made once a topic: of everything a tag feed and a tag's own search-index file
  * take from it. A file made from the same topics' digests, by the same code, is the same file.
@@ -56,6 +55,13 @@ export interface FeedFile {
 
 /** A feed's file in the site, from its address: percent-encoded (`/tags/%E6%97%A5…/rss.xml`), the file is not. */
 export const feedFile = (path: string): string => decodeURI(path).slice(1);
+
+/** Each canonical tag's synonyms (tags.json), whose old feed addresses carry its feed. */
+export function synonymsByTag(canonicalOf: ReadonlyMap<string, string> = new Map()): Map<string, string[]> {
+  const synonymsOf = new Map<string, string[]>();
+  for (const [synonym, canonical] of canonicalOf) synonymsOf.set(canonical, [...(synonymsOf.get(canonical) ?? []), synonym]);
+  return synonymsOf;
+}
 
 /** Puts the previous output's `file` into the new site if its key was `key`; says whether it did. */
 export type KeepFile = (file: string, key: string) => boolean;
@@ -110,8 +116,7 @@ export function tagFeedFiles(topics: readonly Topic[], options: FeedOptions, kee
   const inFeedOrder = [...topics].sort(compareFeed);
   const byTag = topicsByTag(inFeedOrder, compareFeed);
   const newestOf = (tagged: readonly Topic[]) => tagged.slice(0, FEED_ITEMS);
-  const synonymsOf = new Map<string, string[]>();
-  for (const [synonym, canonical] of options.canonicalOf ?? []) synonymsOf.set(canonical, [...(synonymsOf.get(canonical) ?? []), synonym]);
+  const synonymsOf = synonymsByTag(options.canonicalOf);
   for (const [tag, tagged] of byTag) {
     if (options.only && !options.only.has(tag)) continue;
     const head = feedHead({ siteTitle, siteRoot, tag });

@@ -18,6 +18,19 @@ export function pairKey(x: string, y: string): string {
   return x < y ? `${x}\n${y}` : `${y}\n${x}`;
 }
 
+/** The tags `topics` carry, and each pair of tags one of them carries (by pairKey). */
+export function carriedTagsAndPairs(topics: Iterable<{ tags: readonly string[] }>): { tags: Set<string>; pairs: Set<string> } {
+  const tags = new Set<string>();
+  const pairs = new Set<string>();
+  for (const { tags: carried } of topics) {
+    carried.forEach((tag, i) => {
+      tags.add(tag);
+      for (const other of carried.slice(i + 1)) pairs.add(pairKey(tag, other));
+    });
+  }
+  return { tags, pairs };
+}
+
 /** The sorted pair of two tags. */
 export function sortedPair(x: string, y: string): TagPair {
   return x < y ? [x, y] : [y, x];
