@@ -1,11 +1,29 @@
-import { Marked } from 'marked';
-import sanitizeHtml from 'sanitize-html';
-import { Parser } from 'htmlparser2';
+import { createRequire } from 'node:module';
+import type { Marked } from 'marked';
+import type * as MarkedModule from 'marked';
+import type sanitizeHtml from 'sanitize-html';
+import type { Parser } from 'htmlparser2';
+import type * as Htmlparser2 from 'htmlparser2';
 
 // Topics are untrusted data: Markdown is rendered with marked and the HTML is then cleaned with
 // sanitize-html against an allow-list. Astro's own Markdown pipeline (Sätteri) runs no rehype
 // plugins, so topics do not go through it; site pages (MDX) are trusted code and do.
-const marked = new Marked({ gfm: true, async: false });
+//
+// The three are loaded when a post is first rendered: a rebuild after a title or date edit renders
+// none, and does without them (some 70 ms of loading).
+const require = createRequire(import.meta.url);
+let libraries: { marked: Marked; sanitize: typeof sanitizeHtml; Parser: typeof Parser } | undefined;
+function markdownLibraries(): NonNullable<typeof libraries> {
+  if (!libraries) {
+    const { Marked: MarkedParser } = require('marked') as typeof MarkedModule;
+    libraries = {
+      marked: new MarkedParser({ gfm: true, async: false }),
+      sanitize: require('sanitize-html') as typeof sanitizeHtml,
+      Parser: (require('htmlparser2') as typeof Htmlparser2).Parser,
+    };
+  }
+  return libraries;
+}
 
 /**
  * Whether a link or image address is safe with these schemes: read as browsers read it (WHATWG URL
@@ -78,7 +96,8 @@ const SANITIZE: sanitizeHtml.IOptions = {
 
 /** Renders a topic's first post (Markdown) to HTML that is safe to put into a page: no scripts, no event handlers, no `javascript:` URLs. */
 export function renderTopicHtml(markdown: string): string {
-  return sanitizeHtml(marked.parse(markdown) as string, SANITIZE);
+  const { marked, sanitize } = markdownLibraries();
+  return sanitize(marked.parse(markdown) as string, SANITIZE);
 }
 
 const BLOCK = new Set([
@@ -103,6 +122,7 @@ const LIST = new Set(['ul', 'ol', 'dl', 'table']);
 export function plainText(html: string): string {
   const parts: string[] = [];
   let last = '';
+  const { Parser } = markdownLibraries();
   const parser = new Parser(
     {
       onopentag(name) {

@@ -1,5 +1,7 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type * as AjvModule from 'ajv/dist/2020.js';
+import type addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import topicSchema from '../../schemas/topic.schema.json' with { type: 'json' };
 import contentTypesSchema from '../../schemas/content-types.schema.json' with { type: 'json' };
@@ -12,11 +14,11 @@ import workflowListUnderscoreSchema from '../../schemas/workflow-list-underscore
 import lookupResponseSchema from '../../schemas/lookup-response.schema.json' with { type: 'json' };
 import checkLinksReportSchema from '../../schemas/check-links-report.schema.json' with { type: 'json' };
 import { fieldPath, type Problem } from './problems.ts';
-import { FORMATS, KEPT_CODE, keepValidator, keptValidator } from './validator-code.ts';
+import { FORMATS, keepValidator, keptCodeOption, keptValidator } from './validator-code.ts';
 
-// ajv-formats is CommonJS; under Node's ESM loader its default export is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as typeof addFormatsModule;
+// Ajv is loaded when a schema is first compiled: a build whose validators are all kept as code
+// (./validator-code.ts), as a rebuild's are, does without it (some 40 ms of loading).
+const require = createRequire(import.meta.url);
 
 /** The JSON Schemas by name. Each format is defined once, in schemas/. */
 export const schemas = {
@@ -58,8 +60,10 @@ function contentFormats(): Record<string, (s: string) => boolean> {
 }
 
 function createAjv(useDefaults: boolean, validateSchema: boolean): Ajv2020 {
-  // Its validators' source is kept (KEPT_CODE), for a build that keeps their code.
-  const ajv = new Ajv2020({ ...AJV_OPTIONS, useDefaults, validateSchema, code: KEPT_CODE });
+  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof AjvModule;
+  const addFormats = require('ajv-formats') as typeof addFormatsModule;
+  // Its validators' source is kept (keptCodeOption), for a build that keeps their code.
+  const ajv = new Ajv({ ...AJV_OPTIONS, useDefaults, validateSchema, code: keptCodeOption() });
   addFormats(ajv);
   for (const [name, validate] of Object.entries(contentFormats())) ajv.addFormat(name, validate);
   return ajv;

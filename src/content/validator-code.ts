@@ -9,18 +9,22 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { _ } from 'ajv/dist/2020.js';
-import standaloneCode from 'ajv/dist/standalone/index.js';
-import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, Options, ValidateFunction } from 'ajv/dist/2020.js';
+import type * as AjvModule from 'ajv/dist/2020.js';
+import type standaloneCode from 'ajv/dist/standalone/index.js';
 import { digest } from './digest.ts';
 
 /** Where the code finds the formats its schema checks: an object of them by name, as Ajv holds them. */
 export const FORMATS = Symbol.for('tagsite.formats');
 
-/** Ajv's `code` option for an instance whose validators are kept as code: their formats taken from FORMATS. */
-export const KEPT_CODE = { source: true, formats: _`globalThis[Symbol.for("tagsite.formats")]` };
-
+// Ajv's modules are loaded when first needed (./schema-validation.ts): a build whose validators are all kept loads none.
 const require = createRequire(import.meta.url);
+
+/** Ajv's `code` option for an instance whose validators are kept as code: their formats taken from FORMATS. */
+export function keptCodeOption(): NonNullable<Options['code']> {
+  const { _ } = require('ajv/dist/2020.js') as typeof AjvModule;
+  return { source: true, formats: _`globalThis[Symbol.for("tagsite.formats")]` };
+}
 const AJV_VERSION = (require('ajv/package.json') as { version: string }).version;
 
 /** The kept code's file in `folder` for a validator made from `inputs` (the schema, Ajv's options). */
@@ -45,7 +49,8 @@ export function keepValidator(folder: string, inputs: unknown, ajv: Ajv2020, val
     const file = codeFile(folder, inputs);
     const part = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.part`;
     // Ajv's runtime helpers by their full paths: the folder need not be inside the project.
-    const code = standaloneCode(ajv, validate).replace(/require\("(ajv\/dist\/runtime\/[\w-]+)"\)/g, (_call, module: string) => `require(${JSON.stringify(require.resolve(module))})`);
+    const standalone = require('ajv/dist/standalone/index.js') as { default: typeof standaloneCode };
+    const code = standalone.default(ajv, validate).replace(/require\("(ajv\/dist\/runtime\/[\w-]+)"\)/g, (_call, module: string) => `require(${JSON.stringify(require.resolve(module))})`);
     writeFileSync(part, code);
     renameSync(part, file);
   } catch {

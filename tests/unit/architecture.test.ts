@@ -93,3 +93,16 @@ describe('the build threads', () => {
     for (const [file, call] of starts) expect(call, file).toContain('resourceLimits: THREAD_LIMITS');
   });
 });
+
+describe("the build's code", () => {
+  // Loaded when first needed (src/content/markdown.ts, src/content/schema-validation.ts): a
+  // rebuild that renders no post and compiles no schema (its validators kept as code) loads none.
+  const LOADED_WHEN_NEEDED = ['marked', 'sanitize-html', 'htmlparser2', 'ajv/dist/2020.js', 'ajv/dist/standalone/index.js', 'ajv-formats'];
+
+  it.each(['src/build/kept-renderer.ts', 'src/build/pipeline.ts', 'src/content/load.ts'])('%s reaches no Markdown renderer, sanitiser or schema compiler through its imports', (entry) => {
+    const { packages } = reachable(join(projectRoot, entry));
+    expect([...packages.keys()].filter((name) => LOADED_WHEN_NEEDED.includes(name))).toEqual([]);
+    // The reader sees the packages these modules do import.
+    expect([...packages.keys()]).toContain('gray-matter');
+  });
+});
