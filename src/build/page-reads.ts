@@ -1,9 +1,10 @@
 /**
  * A page or endpoint without parameters (`/links/`, `/tags/`, `/rss.xml`) is keyed by the parts of
  * the site's data it read while it rendered (./site-records.ts notes them: `links`, `byTag` …):
- * a rebuild reuses it while each of those parts is as the previous build had it. After a title edit,
- * `/links/` and `/about/` are not rendered again; `/tags/` is. A page that read a post, or a part
- * not named here, has no such key: it is rendered in every build.
+ * a rebuild reuses it while each of those parts is as the previous build had it. After a title edit
+ * or a bump, `/links/`, `/about/`, `/tags/` (tag counts) and `/members/` (each author's count) are
+ * not rendered again; the home page is. A page that read a post, or a part not named here, has no
+ * such key: it is rendered in every build.
  *
  * What the parts are made from: the topics' records without their posts (PageReuse.listings, which
  * holds tags renamed by tags.json too), and each data file as read.
@@ -11,10 +12,14 @@
 import { digest } from '../content/digest.ts';
 import type { SiteContent } from '../content/load.ts';
 import type { PageReuse } from './store.ts';
+import { tagCounts } from '../model/listing.ts';
+import { authorCounts } from '../outputs/member-index.ts';
 
 type Part = (content: SiteContent, reuse: PageReuse) => unknown;
 
 const topics: Part = (_, reuse) => reuse.listings;
+/** Counts by name, in the names' order: whatever order the topics are in. */
+const byName = (counts: ReadonlyMap<string, number>) => [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 const members: Part = (content) => content.members;
 
 /** SiteData's parts (./site-records.ts), each by what in the content it is made from. */
@@ -22,6 +27,8 @@ const PARTS = new Map<string, Part>([
   ['topics', topics],
   ['bySlug', topics],
   ['byTag', topics],
+  ['tagCounts', (content) => byName(tagCounts(content.topics))],
+  ['authorCounts', (content) => byName(authorCounts(content.topics))],
   ['contentTypes', (content) => content.contentTypes],
   ['members', members],
   ['memberNames', members],

@@ -39,7 +39,7 @@ const digests = fromSiteRecords((data: SiteData) => {
     site,
     topics,
     // The listings no changed topic is on, when nothing else they show changed (./listing-changes.ts).
-    unchanged: reuse && unchangedListings(reuse, [site, [...canonicalOf], [...descriptions]], topics),
+    unchanged: reuse && unchangedListings(reuse, [site, [...canonicalOf], [...descriptions], data.members], topics),
     // Everything the listing pages are made of: the site's, the topics without their posts, the data files.
     listings: listings && sha1(JSON.stringify([site, listings, data.members, [...canonicalOf], [...descriptions], aliases, data.oldAddresses])),
   };
@@ -83,7 +83,7 @@ export async function listingKeyer(): Promise<KeyListingPages> {
   const { topics: digestOf, unchanged } = await digests();
   return (pages, also, tags) => {
     if (pages.length === 0) return;
-    if (unchanged?.(tags)) {
+    if (unchanged?.tags(tags)) {
       for (const props of pages) givenKeys.set(props, AS_BEFORE);
       return;
     }
@@ -91,6 +91,19 @@ export async function listingKeyer(): Promise<KeyListingPages> {
     for (const props of pages) {
       givenKeys.set(props, sha1(`${shown}\n${props.page}/${props.pages}/${props.total}\n${topicLines(props.topics, digestOf)}`));
     }
+  };
+}
+
+/**
+ * What marks the pages of a member's listing (their props; the member's name) as the previous
+ * build keyed them, when none of the member's topics changed (./listing-changes.ts): they are then
+ * not keyed again. Pages it does not mark are keyed by their props. Outside a build, it does nothing.
+ */
+export async function memberKeyer(): Promise<(pages: readonly object[], member: string) => void> {
+  if (!buildStore().reuse) return () => undefined;
+  const { unchanged } = await digests();
+  return (pages, member) => {
+    if (unchanged?.member(member)) for (const props of pages) givenKeys.set(props, AS_BEFORE);
   };
 }
 

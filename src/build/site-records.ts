@@ -3,7 +3,7 @@ import type { ContentType } from '../content/content-types.ts';
 import type { Member } from '../content/members.ts';
 import type { LinkRecord } from '../content/links.ts';
 import type { TagDefinitions } from '../content/tags.ts';
-import { sortForListing, topicsByTag } from '../model/listing.ts';
+import { sortForListing, tagCounts, topicsByTag } from '../model/listing.ts';
 import { memberKey } from '../model/members.ts';
 import { loadContent, postOf } from '../content/load.ts';
 import { ContentProblemsError } from '../content/problems.ts';
@@ -13,6 +13,7 @@ import { indexedTypes } from '../search/index-build.ts';
 import type { SiteContent } from '../content/load.ts';
 import type { OldAddress } from '../content/aliases.ts';
 import { lookupEntries, lookupFiles } from '../outputs/old-addresses.ts';
+import { authorCounts } from '../outputs/member-index.ts';
 
 /** The normalised records, read once per build and shared by every page. */
 export interface SiteData {
@@ -21,6 +22,10 @@ export interface SiteData {
   bySlug: Map<string, Topic>;
   /** Tag → its topics in listing order; most-used tags first. */
   byTag: Map<string, Topic[]>;
+  /** Tag → how many topics carry it (a page that shows no more of the tags is kept while they are the same: after a title edit or a bump). */
+  tagCounts: ReadonlyMap<string, number>;
+  /** Author (memberKey) → how many topics they have. */
+  authorCounts: ReadonlyMap<string, number>;
   contentTypes: Map<string, ContentType>;
   members: Member[];
   /** Lower-cased names of listed members (author → member page links). */
@@ -58,6 +63,8 @@ function derive(content: SiteContent): SiteData {
     topics,
     bySlug: new Map(topics.map((topic) => [topic.slug, topic])),
     byTag: topicsByTag(topics),
+    tagCounts: tagCounts(content.topics),
+    authorCounts: authorCounts(content.topics),
     contentTypes: new Map(content.contentTypes.list.map((type) => [type.id, type])),
     members: content.members,
     memberNames: new Set(content.members.map((member) => memberKey(member.name))),

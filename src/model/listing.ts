@@ -26,6 +26,13 @@ export function topicsByTag(topics: readonly Topic[], compare: (a: Topic, b: Top
   return new Map(order.map(([tag]) => [tag, byTag.get(tag)!]));
 }
 
+/** How many topics carry each tag, tags in the order first met. */
+export function tagCounts(topics: readonly Pick<Topic, 'tags'>[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const { tags } of topics) for (const tag of tags) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+  return counts;
+}
+
 /** `Found 17 results`, `Found 1 result`, `Found 0 results`. */
 export function resultCountText(count: number): string {
   return `Found ${count} result${count === 1 ? '' : 's'}`;

@@ -4,10 +4,16 @@ import { memberKey } from '../model/members.ts';
 import { memberSlug } from '../model/urls.ts';
 import type { MemberRecord } from '../search/member-search.ts';
 
-/** The member search's records: every profile with its topic count; unset fields are "". */
-export function memberRecords(members: readonly Member[], topics: readonly Topic[]): MemberRecord[] {
+/** How many topics each author has, by memberKey. */
+export function authorCounts(topics: readonly Pick<Topic, 'author'>[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const topic of topics) counts.set(memberKey(topic.author), (counts.get(memberKey(topic.author)) ?? 0) + 1);
+  return counts;
+}
+
+/** The member search's records: every profile with its topic count (`topics`, or their authorCounts); unset fields are "". */
+export function memberRecords(members: readonly Member[], topics: readonly Topic[] | ReadonlyMap<string, number>): MemberRecord[] {
+  const counts = topics instanceof Map ? topics : authorCounts(topics as readonly Topic[]);
   return members.map((member) => ({
     name: member.name,
     slug: memberSlug(member.name),

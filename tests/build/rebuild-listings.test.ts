@@ -89,14 +89,43 @@ describe('a rebuild after a post changed', () => {
     const intersections = [...tree(join(site, 'tags/intersection')).entries()].filter(([path, html]) => path.endsWith('index.html') && html.includes(`/topics/${slug}/`)).map(([path]) => join('tags/intersection', path));
     expect(intersections.length, 'intersection pages listing the topic').toBeGreaterThan(1);
     const file = join(content, `topics/${readdirSync(join(content, 'topics'), { recursive: true }).map(String).find((name) => name.endsWith(`${slug}.md`))}`);
-    // Pages without parameters that show no topic: the documentation links, the about page, the "not found" page.
-    const unread = ['links/index.html', 'about/index.html', '404.html'];
+    // Pages without parameters that show no topic: the documentation links, the about page, the "not found" page;
+    // and those that show only how many topics a tag or a member has: the list of tags, the list of members.
+    const unread = ['links/index.html', 'about/index.html', '404.html', 'tags/index.html', 'members/index.html'];
     const pagesBefore = unread.map(modified);
+    // The renamed topic's author's page, and another member's.
+    const [author, other] = [`${decodeURI(memberPath('priya_k')).slice(1)}index.html`, `${decodeURI(memberPath('felix.m')).slice(1)}index.html`];
+    const [authorBefore, otherBefore] = [modified(author), modified(other)];
     writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, 'title: "Paginating REST APIs, renamed after a build"'));
     await build(site);
     expect(modified('sitemap-0.xml')).toBe(sitemap);
     expect(unread.map(modified), 'pages that read no topic kept as they were').toEqual(pagesBefore);
-    for (const page of ['tags/api/index.html', ...intersections]) expect(readFileSync(join(site, page), 'utf8'), page).toContain('Paginating REST APIs, renamed after a build');
+    for (const page of ['tags/api/index.html', author, ...intersections]) expect(readFileSync(join(site, page), 'utf8'), page).toContain('Paginating REST APIs, renamed after a build');
+    expect(modified(author)).not.toBe(authorBefore);
+    expect(modified(other), "another member's page").toBe(otherBefore);
+    await expectCleanBuild(site);
+  });
+
+  it('renders the list of tags, the list of members and both members\' pages again when a topic gets another tag or another author, and equals a clean build', async () => {
+    const file = join(content, 'topics/guides/paginating-rest-apis.md');
+    const [tagsPage, membersPage] = [modified('tags/index.html'), modified('members/index.html')];
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^tags: \[(.*)\]$/m, 'tags: [$1, cursors-after-a-build]'));
+    await build(site);
+    expect(modified('tags/index.html')).not.toBe(tagsPage);
+    expect(readFileSync(join(site, 'tags/index.html'), 'utf8')).toContain('cursors-after-a-build');
+    expect(modified('members/index.html'), 'the same topic counts').toBe(membersPage);
+    await expectCleanBuild(site);
+
+    const [oldAuthor, newAuthor] = [`${decodeURI(memberPath('priya_k')).slice(1)}index.html`, `${decodeURI(memberPath('felix.m')).slice(1)}index.html`];
+    const [oldBefore, newBefore, tagsBefore] = [modified(oldAuthor), modified(newAuthor), modified('tags/index.html')];
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^author: priya_k$/m, 'author: felix.m'));
+    await build(site);
+    expect(modified(oldAuthor)).not.toBe(oldBefore);
+    expect(modified(newAuthor)).not.toBe(newBefore);
+    expect(readFileSync(join(site, newAuthor), 'utf8')).toContain('/topics/paginating-rest-apis/');
+    expect(readFileSync(join(site, oldAuthor), 'utf8')).not.toContain('/topics/paginating-rest-apis/');
+    expect(modified('members/index.html'), 'other topic counts').not.toBe(membersPage);
+    expect(modified('tags/index.html'), 'the same tags').toBe(tagsBefore);
     await expectCleanBuild(site);
   });
 

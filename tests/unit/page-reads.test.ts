@@ -50,6 +50,30 @@ it("keys a page by the parts it read: the same while they are, another when one 
   expect(stillAsRead('a-props-key', reuseOf('listings-1'), content), 'not a key of what was read').toBe(false);
 });
 
+it('keys a page that shows tag counts or author counts by those counts alone: kept after a title edit or a bump, not after a tag or an author changed', () => {
+  const topic = (slug: string, author: string, tags: string[], title = slug, updated = '2024-05-01') => ({ slug, author, tags, title, updated, updatedMs: Date.parse(updated) });
+  const withTopics = (...topics: ReturnType<typeof topic>[]) => ({ ...content, topics }) as unknown as SiteContent;
+  const first = withTopics(topic('a', 'Ines Varga', ['rope', 'knots']), topic('b', 'Ola Brandt', ['rope']), topic('c', 'Ines Varga', ['splices']));
+  const tagsPage = readsKey(['tagCounts', 'contentTypes'], reuseOf('listings-1'), first)!;
+  const membersPage = readsKey(['authorCounts', 'members'], reuseOf('listings-1'), first)!;
+  // A title edit and a bump (another date, listed first): the listings' digest changed, the counts did not.
+  const edited = withTopics(topic('b', 'Ola Brandt', ['rope'], 'b', '2026-11-20'), topic('a', 'Ines Varga', ['rope', 'knots'], 'Knots, retied'), topic('c', 'Ines Varga', ['splices']));
+  expect(stillAsRead(tagsPage, reuseOf('listings-2'), edited)).toBe(true);
+  expect(stillAsRead(membersPage, reuseOf('listings-2'), edited)).toBe(true);
+  // A tag added, a tag moved to another topic with the counts the same (still the same page), an author changed, a topic deleted.
+  const tagAdded = withTopics(topic('a', 'Ines Varga', ['rope', 'knots', 'splices']), topic('b', 'Ola Brandt', ['rope']), topic('c', 'Ines Varga', ['splices']));
+  expect(stillAsRead(tagsPage, reuseOf('listings-2'), tagAdded)).toBe(false);
+  expect(stillAsRead(membersPage, reuseOf('listings-2'), tagAdded)).toBe(true);
+  const tagMoved = withTopics(topic('a', 'Ines Varga', ['rope']), topic('b', 'Ola Brandt', ['rope', 'knots']), topic('c', 'Ines Varga', ['splices']));
+  expect(stillAsRead(tagsPage, reuseOf('listings-2'), tagMoved)).toBe(true);
+  const authorChanged = withTopics(topic('a', 'Ola Brandt', ['rope', 'knots']), topic('b', 'Ola Brandt', ['rope']), topic('c', 'Ines Varga', ['splices']));
+  expect(stillAsRead(membersPage, reuseOf('listings-2'), authorChanged)).toBe(false);
+  expect(stillAsRead(tagsPage, reuseOf('listings-2'), authorChanged)).toBe(true);
+  const deleted = withTopics(topic('a', 'Ines Varga', ['rope', 'knots']), topic('b', 'Ola Brandt', ['rope']));
+  expect(stillAsRead(tagsPage, reuseOf('listings-2'), deleted)).toBe(false);
+  expect(stillAsRead(membersPage, reuseOf('listings-2'), deleted)).toBe(false);
+});
+
 it("notes the parts a page takes from the site's records, also through a value made from them before", async () => {
   Object.assign(store, { source: { root, contentDir: resolve(root, 'content'), excerptLength: 200 }, content: undefined });
   const partsOf = async (render: () => Promise<unknown>) => {

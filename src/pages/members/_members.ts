@@ -1,5 +1,6 @@
 import options from 'virtual:tagsite/options';
 import { fromSiteRecords } from '../../build/site-records.ts';
+import { memberKeyer } from '../../build/page-reuse.ts';
 import { memberRecords } from '../../outputs/member-index.ts';
 import { EMPTY_MEMBER_QUERY, filterMembers, MEMBERS_PAGE_SIZE, type MemberRecord } from '../../search/member-search.ts';
 import { paginate } from '../../model/listing.ts';
@@ -20,8 +21,8 @@ export interface MemberPageProps {
 }
 
 /** Every listed member with their topic count, in the member search's default order (name A→Z). */
-export const memberList = fromSiteRecords(({ members, topics }): MemberRecord[] =>
-  filterMembers(memberRecords(members, topics), EMPTY_MEMBER_QUERY, new Date(0)),
+export const memberList = fromSiteRecords(({ members, authorCounts }): MemberRecord[] =>
+  filterMembers(memberRecords(members, authorCounts), EMPTY_MEMBER_QUERY, new Date(0)),
 );
 
 /** Each listed member with their topics split into listing pages (`pageSize` a page, at least one page). */
@@ -41,13 +42,15 @@ const memberTopicPages = fromSiteRecords(({ topics }) => {
 
 /** Pages 2+ of each member's topics: /members/<member>/<n>/. */
 export async function memberTopicPagePaths() {
-  const [members, pagesOf] = await Promise.all([memberList(), memberTopicPages()]);
-  return members.flatMap((member) =>
-    pagesOf(member).slice(1).map((topics, i, rest) => ({
+  const [members, pagesOf, keyPages] = await Promise.all([memberList(), memberTopicPages(), memberKeyer()]);
+  return members.flatMap((member) => {
+    const paths = pagesOf(member).slice(1).map((topics, i, rest) => ({
       params: { slug: member.slug, page: String(i + 2) },
       props: { kind: 'member', member, topics, page: i + 2, pages: rest.length + 1 } satisfies MemberPageProps,
-    })),
-  );
+    }));
+    keyPages(paths.map(({ props }) => props), member.name);
+    return paths;
+  });
 }
 
 /** Pages of /members/ (page 1 when `firstPage`, else /members/<n>/) and each member's first page. */
@@ -60,12 +63,14 @@ export async function memberPagePaths(firstPage: boolean) {
     props: { kind: 'list', members: pageMembers, total: members.length, page: i + 1, pages: pages.length, groups } as MembersPageProps,
   }));
   if (firstPage) return [list[0]!];
-  const pagesOf = await memberTopicPages();
+  const [pagesOf, keyPages] = await Promise.all([memberTopicPages(), memberKeyer()]);
   return [
     ...list.slice(1),
     ...members.map((member) => {
       const pages = pagesOf(member);
-      return { params: { slug: member.slug }, props: { kind: 'member', member, topics: pages[0]!, page: 1, pages: pages.length } as MembersPageProps };
+      const props: MembersPageProps = { kind: 'member', member, topics: pages[0]!, page: 1, pages: pages.length };
+      keyPages([props], member.name);
+      return { params: { slug: member.slug }, props };
     }),
   ];
 }
