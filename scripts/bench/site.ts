@@ -74,7 +74,7 @@ export interface BuildRun {
 }
 
 /** Node's options for the build, as package.json's `build` script gives them (a smaller young generation: src/build/threads.ts). */
-export const BUILD_NODE_OPTIONS = ['--max-semi-space-size=16', '--min-semi-space-size=16', '--experimental-strip-types', '--no-warnings'];
+export const BUILD_NODE_OPTIONS = ['--max-semi-space-size=16', '--min-semi-space-size=16', '--v8-pool-size=1', '--experimental-strip-types', '--no-warnings'];
 
 /**
  * Runs the real build of `contentDir` into `outDir` from `project`. A `clean` build (`--clean`)

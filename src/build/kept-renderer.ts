@@ -13,7 +13,7 @@
  * `directory`, integrations besides tagsite and MDX (their build hooks would not run), Astro
  * redirect routes or injected page scripts.
  */
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroConfig, AstroPrerenderer, RouteData } from 'astro';
@@ -21,36 +21,18 @@ import { writeFileAtomic } from '../cli/atomic-file.ts';
 import { schemasChecked } from '../content/schema-validation.ts';
 import { carryOver } from './cache.ts';
 import { trimCompileCache } from './compile-cache.ts';
-import { sameFile, type FolderFiles, type FolderListing } from './folder-files.ts';
-import { finishBuild, pagesStarting, prepareBuild, withOutputLock, type Build, type BuildSettings } from './pipeline.ts';
+import { sameFile, type FolderListing } from './folder-files.ts';
+import { finishBuild, pagesStarting, prepareBuild, withOutputLock, type Build } from './pipeline.ts';
 import type { ModuleGraph } from './module-preloads.ts';
-import { publicFiles, STATUS_PAGES, writingPrerenderer, type PageFiles } from './prerenderer.ts';
+import { publicFiles, STATUS_PAGES, writingPrerenderer } from './prerenderer.ts';
 import { writer } from './write-files.ts';
 import { buildStore, type BuildOutcome } from './store.ts';
 import { stillAsRead } from './page-reads.ts';
 import type { ContentListing } from './unchanged.ts';
+import { HEAD, type KeptRenderer } from './renderer-head.ts';
 
-const HEAD = 'renderer.json';
 /** Integrations whose build hooks a content rebuild does not need: tagsite's own and MDX (none). */
 const KNOWN_INTEGRATIONS = new Set(['tagsite', '@astrojs/mdx']);
-
-/** What a content rebuild needs from the full build that kept the page code. */
-interface KeptRenderer {
-  /** The inputs of that build (./unchanged.ts): the kept code is used only with the same. */
-  inputs: string;
-  /** The folder of the kept bundle (in the renderer's folder), and its entry module. */
-  bundle: string;
-  entry: string;
-  settings: BuildSettings;
-  pageFiles: Omit<PageFiles, 'outDir' | 'reuse'>;
-  trailingSlash: AstroConfig['trailingSlash'];
-  /** Each route's style sheets, by Astro's page key (`route&component`). */
-  styles: Array<[key: string, styles: unknown[]]>;
-  /** Scripts integrations injected (`injectScript`), which Astro puts into every page's <head>. */
-  scripts: unknown[];
-  /** The browser's files in the output as the build left them: `_astro/` and public/'s. */
-  assets: FolderFiles;
-}
 
 /** What Astro's build knows of a route's page that a content rebuild needs (its `PageBuildData`). */
 interface PageData {
@@ -125,16 +107,6 @@ export function rendererKeeper(folder: string, inputs: string) {
 export type RendererKeeper = ReturnType<typeof rendererKeeper>;
 
 const publicDir = (config: AstroConfig) => fileURLToPath(config.publicDir);
-
-/** The renderer kept in `folder` by a full build with these `inputs`, if there is one. */
-export function keptRenderer(folder: string, inputs: string): KeptRenderer | undefined {
-  try {
-    const kept = JSON.parse(readFileSync(join(folder, HEAD), 'utf8')) as KeptRenderer;
-    return kept.inputs === inputs && existsSync(join(folder, kept.bundle, kept.entry)) ? kept : undefined;
-  } catch {
-    return undefined; // none kept, or unreadable: a full build
-  }
-}
 
 /**
  * Builds `contentDir` with the renderer kept in `folder`: the same steps as a full build

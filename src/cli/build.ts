@@ -14,6 +14,8 @@ import { PartlyUpdatedError } from '../build/in-place.ts';
 import { buildInputs, contentListingInThread, rendererFolder, stampBuild, stampedOutput, unchangedOutput } from '../build/unchanged.ts';
 import { configProblem, contentDir, parseArgs, printProblems, projectRoot, stopOnProblems } from './project.ts';
 import { exitWithUsageOnHelp } from './usage.ts';
+import { againWithDefaultPool } from './v8-pool.ts';
+import { keptRenderer } from '../build/renderer-head.ts';
 
 exitWithUsageOnHelp('build');
 
@@ -35,16 +37,24 @@ if (kept) {
   console.log(`nothing changed since the last build of ${kept} (content, code, config, and the output as it left it): kept as it is in ${(performance.now() / 1000).toFixed(1)} s; --clean builds anew`);
   process.exit(0);
 }
+// With the same code, config and environment as the last build, the page code it kept renders the
+// pages again, without Astro's bundling (src/build/kept-renderer.ts); else Astro builds, and keeps it.
+const renderer = rendererFolder(root, content, out);
+const keptCode = clean ? undefined : keptRenderer(renderer, inputs);
+// A full build wants V8's default background threads, which `npm run build` gives rebuilds fewer of (./v8-pool.ts).
+if (!keptCode) fullBuildWithDefaultPool();
 // The content as it is before the build reads it: a file changed meanwhile makes the next build run.
 // Listed by a thread while this one loads the build's code (and the kept page code), and waited for
 // before the content is read.
 const listing = contentListingInThread(content);
-// With the same code, config and environment as the last build, the page code it kept renders the
-// pages again, without Astro's bundling (src/build/kept-renderer.ts); else Astro builds, and keeps it.
 // (Loaded only now: the check above ends a build with nothing changed without loading the build's code.)
-const { keptRenderer, rebuildContent } = await import('../build/kept-renderer.ts');
-const renderer = rendererFolder(root, content, out);
-const keptCode = clean ? undefined : keptRenderer(renderer, inputs);
+const { rebuildContent } = await import('../build/kept-renderer.ts');
+
+/** Runs a full build in a process with V8's default background threads, when this one has fewer: ends with its exit code. */
+function fullBuildWithDefaultPool(): void {
+  const code = againWithDefaultPool();
+  if (code !== undefined) process.exit(code);
+}
 
 async function astroBuild(): Promise<BuildOutcome> {
   // A syntax error in the config is one line with its line number, before Astro prints its own.
@@ -69,6 +79,7 @@ let rebuilt: BuildOutcome | undefined;
 try {
   rebuilt = keptCode ? await stopOnProblems(rebuildContent(renderer, keptCode, content, listing, () => stampedOutput(root, content, out, inputs))) : undefined;
   await listing;
+  if (!rebuilt) fullBuildWithDefaultPool();
   outcome = rebuilt ?? (await astroBuild());
 } catch (error) {
   // Problems in options and content end the process before anything is written (stopOnProblems).

@@ -1,0 +1,53 @@
+/**
+ * `npm run build` gives Node one V8 background thread (package.json); a full build runs in a
+ * process of its own with Node's default (src/cli/v8-pool.ts), and a content rebuild in the first.
+ */
+import { afterAll, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { runNode } from '../helpers/cli.ts';
+import { copyOfSampleContent } from '../helpers/build.ts';
+
+const content = copyOfSampleContent('v8-pool');
+const folder = mkdtempSync(join(tmpdir(), 'tagsite-v8-pool-'));
+afterAll(() => {
+  rmSync(dirname(content), { recursive: true, force: true });
+  rmSync(folder, { recursive: true, force: true });
+});
+
+// Loaded by each process the build runs in: notes its flags, one line a process.
+const noted = join(folder, 'processes.txt');
+const note = join(folder, 'note.mjs');
+writeFileSync(note, `import { appendFileSync } from 'node:fs';\nimport { isMainThread } from 'node:worker_threads';\nif (isMainThread) appendFileSync(${JSON.stringify(noted)}, JSON.stringify(process.execArgv.filter((flag) => flag.startsWith('--v8-pool-size'))) + '\\n');\n`);
+const out = join(folder, 'site');
+const build = (...extra: string[]) => {
+  rmSync(noted, { force: true });
+  return runNode(['--v8-pool-size=1', '--import', note, '--experimental-strip-types', '--no-warnings', 'scripts/build.mjs', '--content', content, '--out', out, ...extra]);
+};
+const processes = () => readFileSync(noted, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as string[]);
+
+it("builds in full in a process with V8's default background threads, a content rebuild in its own, and says a failure once with its exit code", async () => {
+  const full = await build();
+  expect(full.code, full.stderr).toBe(0);
+  expect(existsSync(join(out, 'index.html'))).toBe(true);
+  expect(processes()).toEqual([['--v8-pool-size=1'], []]);
+  expect(full.stdout.match(/^built /gm)).toHaveLength(1);
+
+  const topic = join(content, 'topics/community/flowsmith-2-9-4-bugfix-release.md');
+  writeFileSync(topic, `${readFileSync(topic, 'utf8')}\nA sentence added after the first build.\n`);
+  const rebuild = await build();
+  expect(rebuild.code, rebuild.stderr).toBe(0);
+  expect(rebuild.stdout).toContain("rendered by the last build's page code");
+  expect(processes()).toEqual([['--v8-pool-size=1']]);
+
+  // A full build that stops on a problem: said once, by the process that built, with its exit code.
+  writeFileSync(join(content, 'members.json'), JSON.stringify([{ name: 5 }]));
+  const failed = await build('--clean');
+  expect(failed.code).toBe(1);
+  expect(processes()).toEqual([['--v8-pool-size=1'], []]);
+  const said = `${failed.stdout}${failed.stderr}`;
+  expect(said.match(/members\.json:1: \[0\]\.name: must be a string/g)).toHaveLength(1);
+  expect(said.match(/problems found/g)).toHaveLength(1);
+  expect(readFileSync(join(out, 'topics/flowsmith-2-9-4-bugfix-release/index.html'), 'utf8'), 'the output as it was').toContain('A sentence added after the first build.');
+});

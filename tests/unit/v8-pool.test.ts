@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { withDefaultPool } from '../../src/cli/v8-pool.ts';
+
+describe("a full build's flags (src/cli/v8-pool.ts)", () => {
+  it("are this process's without its V8 pool size, in either form; none when it has V8's default", () => {
+    expect(withDefaultPool(['--max-semi-space-size=16', '--v8-pool-size=1', '--experimental-strip-types'])).toEqual(['--max-semi-space-size=16', '--experimental-strip-types']);
+    expect(withDefaultPool(['--v8-pool-size', '2', '--no-warnings'])).toEqual(['--no-warnings']);
+    expect(withDefaultPool(['--max-semi-space-size=16', '--no-warnings'])).toBeUndefined();
+    expect(withDefaultPool([])).toBeUndefined();
+    // Another flag that starts alike is kept.
+    expect(withDefaultPool(['--v8-pool-sizes=3'])).toBeUndefined();
+  });
+});
