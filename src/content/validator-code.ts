@@ -25,6 +25,7 @@ export function keptCodeOption(): NonNullable<Options['code']> {
   const { _ } = require('ajv/dist/2020.js') as typeof AjvModule;
   return { source: true, formats: _`globalThis[Symbol.for("tagsite.formats")]` };
 }
+
 const AJV_VERSION = (require('ajv/package.json') as { version: string }).version;
 
 /** The kept code's file in `folder` for a validator made from `inputs` (the schema, Ajv's options). */
