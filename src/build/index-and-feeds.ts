@@ -19,7 +19,7 @@ import { sortForListing } from '../model/listing.ts';
 import { tagFileKeys, topicDigests } from './tag-files.ts';
 import { writeFeeds } from './feed-writing.ts';
 import { threadFiles, type TakenFile, type ThreadFiles } from './thread-files.ts';
-import { memberRecords } from '../outputs/member-index.ts';
+import { authorCounts, memberRecords } from '../outputs/member-index.ts';
 import { THREAD_LIMITS } from './threads.ts';
 import type { RememberedFile } from './cache.ts';
 import type { RouteFiles } from './store.ts';
@@ -37,7 +37,7 @@ type IndexedContent = Pick<SiteContent, 'topics' | 'members'> & { contentTypes: 
 function emitSearchIndexFiles(content: IndexedContent, emit: (path: string, text: string, key?: string) => void, reuse?: IndexReuse, { postings, listing }: { postings?: (topics: readonly Topic[]) => SortedWords; listing?: CoreFile } = {}): void {
   const topics = sortForListing(content.topics);
   emitSearchIndex(topics, content.contentTypes, content.canonicalOf ?? new Map(), emit, reuse, { ...(postings ? { postings } : {}), ...(listing ? { listing } : {}) });
-  if (!listing) emit('members.json', JSON.stringify(memberRecords(content.members, topics)));
+  if (!listing) emit('members.json', JSON.stringify(memberRecords(content.members, authorCounts(topics))));
 }
 
 /** Every file under /search-index/: the topic index and members.json. `topics` in any order. */

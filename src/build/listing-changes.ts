@@ -18,6 +18,7 @@
 import { digest as sha1 } from '../content/digest.ts';
 import { carriedTagsAndPairs, pairKey } from '../model/intersections.ts';
 import { memberKey } from '../model/members.ts';
+import { countsByName } from '../model/listing.ts';
 import { authorCounts } from '../outputs/member-index.ts';
 import type { Topic } from '../content/topics.ts';
 import type { PageReuse } from './store.ts';
@@ -46,8 +47,7 @@ export interface UnchangedListings {
  */
 export function unchangedListings(reuse: PageReuse, context: unknown, digestOf: ReadonlyMap<Topic, string>): UnchangedListings | undefined {
   if (reuse.fromTags === undefined) return undefined;
-  const counts = [...authorCounts([...digestOf.keys()])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const inputs = sha1(JSON.stringify([reuse.fromTags, counts, context]));
+  const inputs = sha1(JSON.stringify([reuse.fromTags, countsByName(authorCounts([...digestOf.keys()])), context]));
   reuse.routes.next.set(LISTED, { inputs, files: [], value: [...digestOf.values()], once: true });
   const earlier = reuse.routes.previous.get(LISTED);
   if (earlier?.inputs !== inputs || !Array.isArray(earlier.value)) return undefined;

@@ -12,14 +12,12 @@
 import { digest } from '../content/digest.ts';
 import type { SiteContent } from '../content/load.ts';
 import type { PageReuse } from './store.ts';
-import { tagCounts } from '../model/listing.ts';
+import { countsByName, tagCounts } from '../model/listing.ts';
 import { authorCounts } from '../outputs/member-index.ts';
 
 type Part = (content: SiteContent, reuse: PageReuse) => unknown;
 
 const topics: Part = (_, reuse) => reuse.listings;
-/** Counts by name, in the names' order: whatever order the topics are in. */
-const byName = (counts: ReadonlyMap<string, number>) => [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 const members: Part = (content) => content.members;
 
 /** SiteData's parts (./site-records.ts), each by what in the content it is made from. */
@@ -27,8 +25,8 @@ const PARTS = new Map<string, Part>([
   ['topics', topics],
   ['bySlug', topics],
   ['byTag', topics],
-  ['tagCounts', (content) => byName(tagCounts(content.topics))],
-  ['authorCounts', (content) => byName(authorCounts(content.topics))],
+  ['tagCounts', (content) => countsByName(tagCounts(content.topics))],
+  ['authorCounts', (content) => countsByName(authorCounts(content.topics))],
   ['contentTypes', (content) => content.contentTypes],
   ['members', members],
   ['memberNames', members],

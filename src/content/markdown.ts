@@ -1,8 +1,6 @@
 import { createRequire } from 'node:module';
-import type { Marked } from 'marked';
 import type * as MarkedModule from 'marked';
 import type sanitizeHtml from 'sanitize-html';
-import type { Parser } from 'htmlparser2';
 import type * as Htmlparser2 from 'htmlparser2';
 
 // Topics are untrusted data: Markdown is rendered with marked and the HTML is then cleaned with
@@ -12,7 +10,7 @@ import type * as Htmlparser2 from 'htmlparser2';
 // The three are loaded when a post is first rendered: a rebuild after a title or date edit renders
 // none, and does without them (some 70 ms of loading).
 const require = createRequire(import.meta.url);
-let libraries: { marked: Marked; sanitize: typeof sanitizeHtml; Parser: typeof Parser } | undefined;
+let libraries: { marked: MarkedModule.Marked; sanitize: typeof sanitizeHtml; Parser: typeof Htmlparser2.Parser } | undefined;
 function markdownLibraries(): NonNullable<typeof libraries> {
   if (!libraries) {
     const { Marked: MarkedParser } = require('marked') as typeof MarkedModule;

@@ -33,6 +33,11 @@ export function tagCounts(topics: readonly Pick<Topic, 'tags'>[]): Map<string, n
   return counts;
 }
 
+/** Counts as entries in their names' order (code units): the same whatever order the topics were counted in. */
+export function countsByName(counts: ReadonlyMap<string, number>): Array<[string, number]> {
+  return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /** `Found 17 results`, `Found 1 result`, `Found 0 results`. */
 export function resultCountText(count: number): string {
   return `Found ${count} result${count === 1 ? '' : 's'}`;

@@ -11,9 +11,8 @@ export function authorCounts(topics: readonly Pick<Topic, 'author'>[]): Map<stri
   return counts;
 }
 
-/** The member search's records: every profile with its topic count (`topics`, or their authorCounts); unset fields are "". */
-export function memberRecords(members: readonly Member[], topics: readonly Topic[] | ReadonlyMap<string, number>): MemberRecord[] {
-  const counts = topics instanceof Map ? topics : authorCounts(topics as readonly Topic[]);
+/** The member search's records: every profile with its topic count (`counts`: the topics' authorCounts); unset fields are "". */
+export function memberRecords(members: readonly Member[], counts: ReadonlyMap<string, number>): MemberRecord[] {
   return members.map((member) => ({
     name: member.name,
     slug: memberSlug(member.name),

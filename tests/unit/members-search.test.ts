@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import {
   EMPTY_MEMBER_QUERY, filterMembers, memberParamsOf, parseMemberParams, type MemberQuery, type MemberRecord,
 } from '../../src/search/member-search.ts';
-import { memberRecords } from '../../src/outputs/member-index.ts';
+import { authorCounts, memberRecords } from '../../src/outputs/member-index.ts';
 import { memberSlug } from '../../src/model/urls.ts';
 import { DATE_PRESETS, type DateFilter } from '../../src/search/query.ts';
 import type { Member } from '../../src/content/members.ts';
@@ -200,7 +200,7 @@ describe('memberRecords', () => {
         const members: Member[] = list.map((name) => ({ name, joined: '2020-01-01', group: 'Members' }));
         const authors = picks.map((i) => (i < list.length * 2 ? (i % 2 ? list[i >> 1]!.toUpperCase() : list[i >> 1]!) : `unlisted${i}`));
         const topics = authors.map((author) => ({ author }) as Topic);
-        const records = memberRecords(members, topics);
+        const records = memberRecords(members, authorCounts(topics));
         for (const [i, record] of records.entries()) {
           expect(record.topics).toBe(authors.filter((a) => a.toLowerCase() === list[i]!.toLowerCase()).length);
           expect([record.twitter, record.website, record.jabber, record.location, record.interests]).toEqual(['', '', '', '', '']);
