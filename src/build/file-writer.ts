@@ -97,6 +97,24 @@ export function fileWriterThread(outDir: string): FileWriter {
   };
 }
 
+/** A writer that writes and carries every file on this thread, as it comes: a thread's own (./page-thread.ts). */
+export function writerHere(outDir: string): FileWriter {
+  const folder = writer(outDir);
+  return {
+    async write(path, bytes) {
+      try {
+        folder.write(path, new Uint8Array(bytes));
+      } catch (error) {
+        throw new Error(`could not write ${path}: ${(error as Error).message}`);
+      }
+    },
+    carry(paths, from) {
+      for (const path of paths) folder.carry(path, from);
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
 /** Files a lazy writer writes on its own thread before it starts the writer thread. */
 const IN_THIS_THREAD = 200;
 
@@ -107,19 +125,15 @@ const IN_THIS_THREAD = 200;
  * core (and a small site's whole build does).
  */
 export function lazyFileWriter(outDir: string, inThisThread = IN_THIS_THREAD): FileWriter {
-  const folder = writer(outDir);
+  const here = writerHere(outDir);
   let thread: FileWriter | undefined;
-  let here = 0;
+  let written = 0;
   const started = () => (thread ??= fileWriterThread(outDir));
   return {
     async write(path, bytes) {
-      if (thread || here >= inThisThread) return started().write(path, bytes);
-      here += 1;
-      try {
-        folder.write(path, new Uint8Array(bytes));
-      } catch (error) {
-        throw new Error(`could not write ${path}: ${(error as Error).message}`);
-      }
+      if (thread || written >= inThisThread) return started().write(path, bytes);
+      written += 1;
+      return here.write(path, bytes);
     },
     carry(paths, from) {
       if (paths.length > 0) started().carry(paths, from);

@@ -13,10 +13,10 @@
  * `directory`, integrations besides tagsite and MDX (their build hooks would not run), Astro
  * redirect routes or injected page scripts.
  */
-import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { AstroConfig, AstroPrerenderer, RouteData } from 'astro';
+import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AstroConfig, AstroPrerenderer } from 'astro';
 import { writeFileAtomic } from '../cli/atomic-file.ts';
 import { schemasChecked } from '../content/schema-validation.ts';
 import { carryOver } from './cache.ts';
@@ -24,10 +24,9 @@ import { trimCompileCache } from './compile-cache.ts';
 import { sameFile, type FolderListing } from './folder-files.ts';
 import { finishBuild, pagesStarting, prepareBuild, withOutputLock, type Build } from './pipeline.ts';
 import type { ModuleGraph } from './module-preloads.ts';
-import { publicFiles, STATUS_PAGES, writingPrerenderer } from './prerenderer.ts';
-import { writer } from './write-files.ts';
-import { buildStore, type BuildOutcome } from './store.ts';
-import { stillAsRead } from './page-reads.ts';
+import { publicFiles } from './prerenderer.ts';
+import { bundleApp, prerenderEntry, renderPages, type BundleApp } from './page-rendering.ts';
+import type { BuildOutcome } from './store.ts';
 import type { ContentListing } from './unchanged.ts';
 import { HEAD, type KeptRenderer } from './renderer-head.ts';
 
@@ -35,17 +34,9 @@ import { HEAD, type KeptRenderer } from './renderer-head.ts';
 const KNOWN_INTEGRATIONS = new Set(['tagsite', '@astrojs/mdx']);
 
 /** What Astro's build knows of a route's page that a content rebuild needs (its `PageBuildData`). */
-interface PageData {
+export interface PageData {
   route: { type: string };
   styles: unknown[];
-}
-
-/** The prerender bundle's app (Astro's `BuildApp`): what the default prerenderer calls on it. */
-interface BundleApp {
-  setInternals(internals: { pagesByKeys: Map<string, { styles: unknown[] }>; entrySpecifierToBundleMap: Map<string, string> }): void;
-  setOptions(options: { settings: { scripts: unknown[] }; logger: { options: { destination: unknown } } }): void;
-  render(request: Request, options: { routeData: RouteData }): Promise<Response>;
-  getSettings?(): { scripts?: Array<{ stage?: string }> };
 }
 
 /**
@@ -57,7 +48,7 @@ export function rendererKeeper(folder: string, inputs: string) {
   rmSync(join(folder, HEAD), { force: true });
   let config: AstroConfig | undefined;
   let pages: Map<string, PageData> | undefined;
-  let bundle: { name: string; entry: string; scripts: unknown[] } | undefined;
+  let bundle: { name: string; entry: string; scripts: Array<{ stage?: string }> } | undefined;
   return {
     configured(done: AstroConfig): void {
       config = done;
@@ -69,17 +60,16 @@ export function rendererKeeper(folder: string, inputs: string) {
     /** When the pages are about to be rendered: the bundle is copied (Astro deletes it after rendering). */
     bundleWritten(prerenderDir: string, defaults: AstroPrerenderer): void {
       const scripts = (defaults as { app?: BundleApp }).app?.getSettings?.().scripts;
-      const entry = existsSync(prerenderDir) ? readdirSync(prerenderDir).find((name) => name.startsWith('prerender-entry') && name.endsWith('.mjs')) : undefined;
-      if (!scripts || !entry || scripts.some((script) => script.stage === 'page')) return;
+      const entry = prerenderEntry(prerenderDir);
+      if (!scripts || !entry) return;
       const name = `bundle-${process.pid}-${Date.now()}`;
       cpSync(prerenderDir, join(folder, name), { recursive: true });
-      bundle = { name, entry, scripts };
+      bundle = { name, entry: basename(entry), scripts };
     },
     /** The build is done and `outcome.outDir` holds its site: the renderer is kept, if the site allows. */
     built(build: Build, outcome: BuildOutcome, modules: ModuleGraph): void {
       if (!config || !pages || !bundle) return;
-      const supported = config.build.format === 'directory' && config.integrations.every(({ name }) => KNOWN_INTEGRATIONS.has(name) || name.startsWith('astro:')) && [...pages.values()].every(({ route }) => route.type === 'page' || route.type === 'endpoint');
-      if (!supported) return;
+      if (!renderableOutsideAstro(config, pages, bundle.scripts)) return;
       const inPublic = publicFiles(publicDir(config));
       const assets = outcome.output.files.filter(([path]) => path.startsWith(`${config!.build.assets}/`) || inPublic.has(path));
       const kept: KeptRenderer = {
@@ -106,6 +96,20 @@ export function rendererKeeper(folder: string, inputs: string) {
 
 export type RendererKeeper = ReturnType<typeof rendererKeeper>;
 
+/**
+ * Whether the site's pages render alike outside Astro's build, with its bundle (./page-rendering.ts):
+ * the `directory` build format, no integrations besides tagsite and MDX (their build hooks would
+ * not run), no Astro redirect routes, no scripts injected into pages.
+ */
+export function renderableOutsideAstro(config: AstroConfig, pages: ReadonlyMap<string, PageData>, scripts: ReadonlyArray<{ stage?: string }>): boolean {
+  return (
+    config.build.format === 'directory' &&
+    config.integrations.every(({ name }) => KNOWN_INTEGRATIONS.has(name) || name.startsWith('astro:')) &&
+    [...pages.values()].every(({ route }) => route.type === 'page' || route.type === 'endpoint') &&
+    !scripts.some((script) => script.stage === 'page')
+  );
+}
+
 const publicDir = (config: AstroConfig) => fileURLToPath(config.publicDir);
 
 /**
@@ -127,15 +131,11 @@ export async function rebuildContent(
   const { settings } = kept;
   if (!kept.assets.every(([path, size, mtimeMs]) => sameFile(join(settings.outDir, path), size, mtimeMs))) return undefined;
   let app: BundleApp;
-  let destination: unknown;
   try {
-    app = ((await import(pathToFileURL(join(folder, kept.bundle, kept.entry)).href)) as { app: BundleApp }).app;
-    destination = (await import('astro/logger/node')).default({ level: 'warn' });
+    app = await bundleApp(join(folder, kept.bundle, kept.entry), kept);
   } catch {
     return undefined;
   }
-  app.setInternals({ pagesByKeys: new Map(kept.styles.map(([key, styles]) => [key, { styles }])), entrySpecifierToBundleMap: new Map() });
-  app.setOptions({ settings: { scripts: kept.scripts }, logger: { options: { destination } } });
   // The build that kept this code compiled the same schemas (they are among its inputs).
   schemasChecked();
   const { stamps } = await listed;
@@ -144,72 +144,11 @@ export async function rebuildContent(
     // Checked while the content is read.
     const stamped = lastOutput().then((output) => (output?.outDir === settings.outDir ? output : undefined));
     const build = await prepareBuild({ ...settings, contentDir, clean: false }, stamped, stamps);
-    const pages = await renderPages(app, build, kept);
+    pagesStarting(build, false);
+    const pages = await renderPages(app, { outDir: build.fresh, from: settings.outDir, reuse: build.reuse, site: settings.site!, pageFiles: kept.pageFiles, trailingSlash: kept.trailingSlash });
     const assets = kept.assets.map(([path]) => path);
     if (build.previous) for (const path of assets) build.keep.add(path);
     else carryOver(assets, settings.outDir, build.fresh);
     return finishBuild(build, pages);
   });
-}
-
-/** Every route's pages, as Astro's build renders them (its `generatePages`); returns the pages' names as `astro:build:done` gives them. */
-async function renderPages(app: BundleApp, build: Build, kept: KeptRenderer): Promise<string[]> {
-  const { StaticPaths } = await import('astro/runtime/prerender/static-paths.js');
-  const defaults: AstroPrerenderer = {
-    name: 'astro:default',
-    getStaticPaths: () => new StaticPaths(app as never).getAll(),
-    render: async (request, { routeData }) => ({ response: await app.render(request, { routeData }) }),
-  };
-  const prerenderer = writingPrerenderer(defaults, { outDir: build.fresh, ...kept.pageFiles, reuse: { from: build.settings.outDir, pages: build.reuse } });
-  const { base } = kept.pageFiles;
-  const origin = new URL(build.settings.site!).origin;
-  const files = writer(build.fresh);
-  const inPublic = publicFiles(kept.pageFiles.publicDir);
-  const pages: string[] = [];
-  const { content } = buildStore();
-  pagesStarting(build, false);
-  await prerenderer.setup?.();
-  try {
-    const seen = new Set<string>();
-    for (const { pathname, route } of await prerenderer.getStaticPaths()) {
-      // Two routes with one path: the first is built (Astro warns of the conflict in a full build).
-      const path = pathname.replace(/\/$/, '');
-      if (seen.has(path)) continue;
-      seen.add(path);
-      const file = route.type === 'endpoint' ? pathname.slice(1) : STATUS_PAGES.has(pathname) ? `${pathname.slice(1)}.html` : [pathname.replace(/^\/+|\/+$/g, ''), 'index.html'].filter(Boolean).join('/');
-      // A page or endpoint without parameters whose parts of the site's data are as they were (./page-reads.ts) is reused, not rendered.
-      const { reuse } = build;
-      const earlier = route.params.length === 0 ? reuse.previous.get(file) : undefined;
-      if (earlier !== undefined && content && stillAsRead(earlier, reuse, content)) {
-        reuse.next.set(file, earlier);
-        reuse.reused.add(file);
-        continue;
-      }
-      if (route.type === 'page') pages.push(`/${(kept.trailingSlash === 'never' ? pathname : pathname.replace(/\/?$/, '/')).replace(/^\//, '')}`);
-      const { response } = normalized(await prerenderer.render(new Request(renderedUrl(pathname, route, base, kept.trailingSlash, origin)), { routeData: route }));
-      if (response.status >= 300 && response.status < 400) throw new Error(`${pathname} answered with a redirect, which a rebuild does not write: run npm run build -- --clean`);
-      if (!response.body) continue; // written by the page writer
-      if (inPublic.has(file)) continue; // public/'s file wins, as in Astro's build
-      files.write(file, Buffer.from(await response.arrayBuffer()));
-    }
-  } finally {
-    await prerenderer.teardown?.();
-  }
-  return pages;
-}
-
-const normalized = (rendered: Response | { response: Response }) => (rendered instanceof Response ? { response: rendered } : rendered);
-
-/** The address Astro's build renders a path at (its `getUrlForPath`, for the `directory` format). */
-function renderedUrl(pathname: string, route: RouteData, base: string, trailingSlash: string, origin: string): URL {
-  const prefix = base.replace(/\/+$/, '');
-  const inside = pathname.replace(/^\/+/, '');
-  let path: string;
-  if (inside === '') path = trailingSlash === 'never' ? prefix || '/' : `${prefix}/`;
-  else if (route.type === 'endpoint') {
-    path = `${prefix}/${inside}`;
-    if (trailingSlash === 'always' && !/\.\w+$/.test(path)) path = `${path}/`;
-    if (trailingSlash === 'never') path = path.replace(/\/+$/, '');
-  } else path = `${prefix}/${inside.replace(/\/+$/, '')}${trailingSlash === 'never' ? '' : '/'}`;
-  return new URL(path, origin);
 }

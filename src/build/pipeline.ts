@@ -38,7 +38,7 @@ import type { FolderListing } from './folder-files.ts';
 import { noteThreadFiles, writeSitemap } from './write-files.ts';
 import { pageDates } from './page-dates.ts';
 import { finishSearchPage, restamped } from './search-page.ts';
-import { buildProgress, type Progress } from './progress.ts';
+import { buildProgress, pagesRendered, type Progress } from './progress.ts';
 import { phasesLine, type BuildPhases } from './phases.ts';
 import { sampleSiteWarning } from '../integration/host.ts';
 
@@ -222,7 +222,8 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
       waiting += performance.now() - from;
     }
   };
-  progress.phase(`${(store.rendered ?? 0).toLocaleString('en')} pages rendered, ${reuse.reused.size.toLocaleString('en')} reused; writing the search index, feeds and sitemap`);
+  const byThread = store.renderedByThread ?? 0;
+  progress.phase(`${pagesRendered(store.rendered ?? 0, byThread)}, ${reuse.reused.size.toLocaleString('en')} reused; writing the search index, feeds and sitemap`);
 
   // 5. Write: the list's cache headers, the search index, tag feeds and sitemap, and the pages reused from the last build.
   writeWorkflowHeaders(fresh, settings.workflowLists.paths, settings.base, settings.workflowLists.cacheSeconds);
@@ -276,8 +277,8 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   const phases = buildPhases(build, finishing, waiting);
   progress.summary(phasesLine(phases));
 
-  const outcome: BuildOutcome = { outDir: settings.outDir, pages: reuse.next.size, reused: reuse.reused.size, seconds: (performance.now() - build.started) / 1000, inPlace: reuse.inPlace, output, size, warnings, phases };
-  Object.assign(store, { content: undefined, reuse: undefined, indexAndFeeds: undefined, outcome });
+  const outcome: BuildOutcome = { outDir: settings.outDir, pages: reuse.next.size, reused: reuse.reused.size, seconds: (performance.now() - build.started) / 1000, inPlace: reuse.inPlace, output, size, warnings, phases, byThread };
+  Object.assign(store, { content: undefined, reuse: undefined, indexAndFeeds: undefined, renderedByThread: undefined, outcome });
   return outcome;
 }
 

@@ -6,7 +6,7 @@
  * rebuild the same thread links the reused pages from the previous output while the others render.
  */
 import type { AstroPrerenderer } from 'astro';
-import { lazyFileWriter, type FileWriter } from './file-writer.ts';
+import { lazyFileWriter, writerHere, type FileWriter } from './file-writer.ts';
 import { folderFiles, sitePath } from './folder-files.ts';
 import { withModulePreloads, type ModuleGraph } from './module-preloads.ts';
 import { buildStore, pageReads, type PageReuse } from './store.ts';
@@ -61,13 +61,15 @@ export interface PageFiles {
   /** The client bundle's imports, for each page's modulepreload links (filled in once Vite has written the bundle). */
   modules: ModuleGraph;
   reuse?: { from: string; pages: PageReuse };
+  /** The pages are written by the thread that renders them, not by a writer thread (./page-thread.ts, which is one). */
+  writeHere?: boolean;
 }
 
 /**
  * Astro's default prerenderer, with pages of the `directory` build format written by a writer
  * thread into `outDir`. Other formats, endpoints and anything but a 200 HTML page are Astro's to write.
  */
-export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, format, publicDir, modules, reuse }: PageFiles): AstroPrerenderer {
+export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, format, publicDir, modules, reuse, writeHere }: PageFiles): AstroPrerenderer {
   let files: FileWriter | undefined;
   let inPublic = new Set<string>();
   return {
@@ -76,7 +78,7 @@ export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, f
     async setup() {
       await defaults.setup?.();
       if (format !== 'directory') return;
-      files = lazyFileWriter(outDir);
+      files = writeHere ? writerHere(outDir) : lazyFileWriter(outDir);
       inPublic = publicFiles(publicDir);
     },
     async getStaticPaths() {

@@ -23,6 +23,12 @@ export function pageRendered(): void {
   if (store.reuse) store.rendered = (store.rendered ?? 0) + 1;
 }
 
+/** How many pages a build rendered: `byThread` of them by the page thread (./page-thread.ts), the others on the main thread. */
+export function pagesRendered(main: number, byThread: number): string {
+  const count = (pages: number) => pages.toLocaleString('en');
+  return `${count(main + byThread)} pages rendered${byThread > 0 ? ` (${count(byThread)} by a second thread)` : ''}`;
+}
+
 /** `started`: when the build began (performance.now()), which the phase lines count from. */
 export function buildProgress(topics: number, stream: NodeJS.WriteStream = process.stdout, started = performance.now()): Progress {
   const terminal = stream.isTTY === true;

@@ -123,6 +123,8 @@ export interface BuildOutcome {
   warnings: string[];
   /** Where its time went (./phases.ts). */
   phases: BuildPhases;
+  /** Of the pages rendered, those a second thread rendered (./page-thread.ts). */
+  byThread: number;
 }
 
 interface Store {
@@ -136,6 +138,8 @@ interface Store {
   indexAndFeeds?: Promise<IndexAndFeeds>;
   /** Pages rendered so far in this build (the progress line). */
   rendered?: number;
+  /** Of this build's pages, those a second thread rendered (./page-thread.ts). */
+  renderedByThread?: number;
   /** See pageReads. */
   reads?: AsyncLocalStorage<Set<string>>;
   outcome?: BuildOutcome;

@@ -93,7 +93,8 @@ stampBuild(root, content, out, inputs, await listing, outcome.outDir, outcome.ou
 const reused = outcome.reused > 0 ? ` (${outcome.reused} of ${outcome.pages} pages, feeds and index files unchanged, reused)` : '';
 const code = rebuilt ? "; rendered by the last build's page code, no bundling" : '';
 const inPlace = outcome.inPlace ? '; only the files that changed written into the output' : '';
-console.log(`built ${outcome.outDir} in ${outcome.seconds.toFixed(1)} s${reused}${code}${inPlace}`);
+const threads = outcome.byThread > 0 ? `; pages rendered by two threads (${outcome.byThread.toLocaleString('en')} by the second)` : '';
+console.log(`built ${outcome.outDir} in ${outcome.seconds.toFixed(1)} s${reused}${code}${inPlace}${threads}`);
 // Ends now rather than when the event loop empties: Node would first take apart the finished
 // threads' heaps and this one's, some 0.1–0.4 s of a rebuild's time and CPU. Nothing is left to
 // do: the output and its stamp are written, and a replaced output is deleted by a process of its own.

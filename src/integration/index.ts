@@ -1,4 +1,4 @@
-import type { AstroIntegration } from 'astro';
+import type { AstroConfig, AstroIntegration } from 'astro';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join, resolve } from 'node:path';
 import { resolveOptions, type ResolvedOptions, type TagsiteOptions } from './options.ts';
@@ -10,7 +10,9 @@ import { securityHeaders } from '../outputs/headers.ts';
 import { finishBuild, holdOutputLock, pagesStarting, prepareBuild, type Build } from '../build/pipeline.ts';
 import { writingPrerenderer } from '../build/prerenderer.ts';
 import { modulePreloadPlugin, type ModuleGraph } from '../build/module-preloads.ts';
-import { rendererKeeper, type RendererKeeper } from '../build/kept-renderer.ts';
+import { renderableOutsideAstro, rendererKeeper, type PageData, type RendererKeeper } from '../build/kept-renderer.ts';
+import { pageThreadWanted, threadedPrerenderer } from '../build/page-thread.ts';
+import { prerenderEntry } from '../build/page-rendering.ts';
 import { FIRST_PAINT_SCRIPT } from '../outputs/first-paint.ts';
 
 const VIRTUAL_ID = 'virtual:tagsite/options';
@@ -52,6 +54,9 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
   let keeper: RendererKeeper | undefined;
   let contentDir = '';
   let pageFiles = { base: '/', format: 'directory', publicDir: '' };
+  let astroConfig: AstroConfig | undefined;
+  /** Astro's page data, filled in as the build goes (`astro:build:setup`'s `pages`). */
+  let knownPages: Map<string, PageData> | undefined;
   /** The client bundle's imports, known once Vite has written it, before Astro renders the pages. */
   const modules: ModuleGraph = { imports: {} };
   return {
@@ -140,10 +145,12 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
         });
       },
       'astro:config:done': ({ config }) => {
+        astroConfig = config;
         pageFiles = { base: config.base, format: config.build.format, publicDir: fileURLToPath(config.publicDir) };
         keeper?.configured(config);
       },
       'astro:build:setup': ({ pages }) => {
+        knownPages = pages;
         keeper?.pagesKnown(pages);
       },
       // Pages are rendered by Astro and written by a thread of their own (src/build/prerenderer.ts).
@@ -152,12 +159,25 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
         const running = build;
         const { fresh, reuse, settings } = running;
         setPrerenderer((defaults) => {
-          const writing = writingPrerenderer(defaults, { outDir: fresh, ...pageFiles, modules, reuse: { from: settings.outDir, pages: reuse } });
           const keeping = keeper;
-          return { ...writing, setup: async () => {
+          const known = knownPages;
+          const prerenderer = threadedPrerenderer(
+            defaults,
+            (own) => writingPrerenderer(own, { outDir: fresh, ...pageFiles, modules, reuse: { from: settings.outDir, pages: reuse } }),
+            // A large site's pages render in two threads in its full build (src/build/page-thread.ts).
+            (app) => {
+              const content = buildStore().content;
+              const scripts = app.getSettings?.().scripts;
+              const entry = prerenderEntry(join(fresh, '.prerender'));
+              if (!content || !known || !scripts || !entry || !astroConfig || !renderableOutsideAstro(astroConfig, known, scripts) || !pageThreadWanted(content.topics.length)) return undefined;
+              const bundle = { styles: [...known].map(([key, { styles }]) => [key, styles] as [string, unknown[]]), scripts };
+              return [entry, bundle, { pageFiles: { outDir: fresh, ...pageFiles, modules }, from: settings.outDir, site: settings.site!, trailingSlash: astroConfig.trailingSlash }, content, reuse];
+            },
+          );
+          return { ...prerenderer, setup: async () => {
             // Astro has bundled the page code: the pages render from here on.
             pagesStarting(running, true);
-            await writing.setup?.();
+            await prerenderer.setup?.();
             // The bundle is there while pages render; Astro deletes it before the build ends.
             keeping?.bundleWritten(join(fresh, '.prerender'), defaults);
           } };

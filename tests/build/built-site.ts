@@ -1,7 +1,16 @@
 /** Reading a built site the way a static host serves it: `/tags/c~2b~2b/` → `tags/c~2b~2b/index.html`. */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { parse, type HTMLElement } from 'node-html-parser';
+
+/** Every file of a built site, by path, with its bytes (as latin1 text: one character a byte). */
+export function siteFiles(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files.set(relative(dir, join(entry.parentPath, entry.name)), readFileSync(join(entry.parentPath, entry.name), 'latin1'));
+  }
+  return files;
+}
 
 /** The file a static host serves for a site path (percent-decoded, `index.html` for folders), or undefined. */
 export function fileForPath(outDir: string, sitePath: string): string | undefined {

@@ -6,9 +6,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runScript, type ScriptResult } from '../helpers/cli.ts';
 import { copyOfSampleContent } from '../helpers/build.ts';
+import { siteFiles } from './built-site.ts';
 import { memberPath } from '../../src/model/urls.ts';
 
 const content = copyOfSampleContent('rebuild-listings');
@@ -24,20 +25,12 @@ async function build(outDir: string, extra: string[] = []): Promise<ScriptResult
   return result;
 }
 
-/** Every file of a built site, by path, with its bytes. */
-function tree(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files.set(relative(dir, join(entry.parentPath, entry.name)), readFileSync(join(entry.parentPath, entry.name), 'latin1'));
-  }
-  return files;
-}
 
 async function expectCleanBuild(site: string): Promise<void> {
   const clean = join(outputs, 'clean');
   await build(clean, ['--clean']);
-  const actual = tree(site);
-  const expected = tree(clean);
+  const actual = siteFiles(site);
+  const expected = siteFiles(clean);
   expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
   expect([...expected].filter(([path, bytes]) => actual.get(path) !== bytes).map(([path]) => path)).toEqual([]);
 }
@@ -86,7 +79,7 @@ describe('a rebuild after a post changed', () => {
   it("keeps the sitemap when only a title changed (nothing that orders or dates a page), and shows the title on every listing, intersections' too", async () => {
     const sitemap = modified('sitemap-0.xml');
     const slug = 'paginating-rest-apis';
-    const intersections = [...tree(join(site, 'tags/intersection')).entries()].filter(([path, html]) => path.endsWith('index.html') && html.includes(`/topics/${slug}/`)).map(([path]) => join('tags/intersection', path));
+    const intersections = [...siteFiles(join(site, 'tags/intersection')).entries()].filter(([path, html]) => path.endsWith('index.html') && html.includes(`/topics/${slug}/`)).map(([path]) => join('tags/intersection', path));
     expect(intersections.length, 'intersection pages listing the topic').toBeGreaterThan(1);
     const file = join(content, `topics/${readdirSync(join(content, 'topics'), { recursive: true }).map(String).find((name) => name.endsWith(`${slug}.md`))}`);
     // Pages without parameters that show no topic: the documentation links, the about page, the "not found" page;

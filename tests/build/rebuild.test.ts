@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { projectRoot, runNode, runScript, type ScriptResult } from '../helpers/cli.ts';
 import { copyOfSampleContent } from '../helpers/build.ts';
+import { siteFiles } from './built-site.ts';
 import { editJson } from './fixture-copies.ts';
 import { loadContent } from '../../src/content/load.ts';
 import { searchIndexFiles } from '../../src/build/index-and-feeds.ts';
@@ -25,18 +26,10 @@ afterAll(() => {
   rmSync(outputs, { recursive: true, force: true });
 });
 
-/** Every file of a built site, by path, with its bytes. */
-function tree(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files.set(relative(dir, join(entry.parentPath, entry.name)), readFileSync(join(entry.parentPath, entry.name), 'latin1'));
-  }
-  return files;
-}
 
 function expectSameSite(actual: string, expected: string): void {
-  const a = tree(actual);
-  const b = tree(expected);
+  const a = siteFiles(actual);
+  const b = siteFiles(expected);
   expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
   const differing = [...b].filter(([path, bytes]) => a.get(path) !== bytes).map(([path]) => path);
   expect(differing).toEqual([]);
@@ -89,7 +82,7 @@ describe('rebuilding into the same output folder', () => {
 
   it('keeps the output as it is when nothing changed, and builds again when it was touched', async () => {
     await build(site);
-    const first = tree(site);
+    const first = siteFiles(site);
     const times = () => readdirSync(site, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs);
     const written = times();
     const again = await build(site);
@@ -105,7 +98,7 @@ describe('rebuilding into the same output folder', () => {
     const restored = await build(site);
     expect(reusedCount(restored)).toBeGreaterThan(100);
     expect(withKeptCode(restored), 'the code is unchanged: no bundling').toBe(true);
-    expect(tree(site)).toEqual(first);
+    expect(siteFiles(site)).toEqual(first);
     // The site is listed in two parts (all but the index while the index thread finishes it, then the index): every file counted once.
     expect(restored.stdout).toContain(`site: ${first.size.toLocaleString('en')} files,`);
     expect(kept.map(([file]) => [file, inode(file as string)]), 'the same files, not copies').toEqual(kept);
@@ -117,7 +110,7 @@ describe('rebuilding into the same output folder', () => {
     const clean = await build(site, {}, ['--clean']);
     expect(reusedCount(clean)).toBe(0);
     expect(withKeptCode(clean)).toBe(false);
-    expect(tree(site)).toEqual(first);
+    expect(siteFiles(site)).toEqual(first);
   });
 
   it('after edits, renders what changed and equals a clean build of the edited content', async () => {
@@ -142,8 +135,8 @@ describe('rebuilding into the same output folder', () => {
     expect(reusedCount(cleanBuild)).toBe(0);
     expectSameSite(site, clean);
     expect(readFileSync(join(site, 'topics/clipboard-action-strips-formatting/index.html'), 'utf8')).toContain('An edit made after the first build.');
-    expect(tree(site).has('topics/jq-or-javascript-for-json/index.html')).toBe(false);
-    expect(tree(site).has('tags/rebuilt-tag/index.html')).toBe(true);
+    expect(siteFiles(site).has('topics/jq-or-javascript-for-json/index.html')).toBe(false);
+    expect(siteFiles(site).has('tags/rebuilt-tag/index.html')).toBe(true);
     const renamed = readFileSync(join(site, 'topics/action-reference-clipboard/index.html'), 'utf8');
     expect(renamed).toContain('/tags/copy-paste/');
     expect(renamed).toContain('Returns the current clipboard contents.');
@@ -153,7 +146,7 @@ describe('rebuilding into the same output folder', () => {
     const { content: records } = loadContent({ root: content, contentDir: content, excerptLength: 200 });
     // The site's options: the default intersections (pairs of 5 topics or more, 2,000 pages at most).
     const { feeds: expected } = tagFeedFiles(records.topics, { siteTitle: 'Flowsmiths Community', siteRoot: 'https://flowsmiths.example/', intersections: { minTopics: 5, maxPages: 2000 }, canonicalOf: records.tags.canonicalOf });
-    const written = new Map([...tree(site)].filter(([path]) => path.startsWith('tags/') && path.endsWith('/rss.xml')));
+    const written = new Map([...siteFiles(site)].filter(([path]) => path.startsWith('tags/') && path.endsWith('/rss.xml')));
     expect([...written.keys()].sort()).toEqual(expected.map((feed) => feed.file).sort());
     for (const { file, xml } of expected) expect(Buffer.from(written.get(file)!, 'latin1').toString('utf8'), file).toBe(xml!);
   });
@@ -161,25 +154,25 @@ describe('rebuilding into the same output folder', () => {
   it('writes the search index the worker thread built: the same files as building it in process', () => {
     const { content: records } = loadContent({ root: content, contentDir: content, excerptLength: 200 });
     const expected = searchIndexFiles({ topics: records.topics, members: records.members, contentTypes: records.contentTypes.list, canonicalOf: records.tags.canonicalOf });
-    const written = [...tree(site)].filter(([path]) => path.startsWith('search-index/'));
+    const written = [...siteFiles(site)].filter(([path]) => path.startsWith('search-index/'));
     expect(written.map(([path]) => path.slice('search-index/'.length)).sort()).toEqual([...expected.keys()].sort());
     for (const [path, bytes] of written) expect(Buffer.from(bytes, 'latin1').toString('utf8'), path).toBe(expected.get(path.slice('search-index/'.length)));
     expect(searchPageWords(site), "the search page holds the index's words.json").toBe(expected.get('words.json'));
   });
 
   it('keeps the previous site and its page keys when a rebuild fails', async () => {
-    const before = tree(site);
+    const before = siteFiles(site);
     const broken = topicFile('clipboard-action-strips-formatting.md');
     const text = readFileSync(broken, 'utf8');
     writeFileSync(broken, text.replace(/^created: .*$/m, 'created: 2023-02-30'));
     const failed = await runScript('build', ['--content', content, '--out', site]);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/clipboard-action-strips-formatting\.md:\d+: created: /);
-    expect(tree(site)).toEqual(before);
+    expect(siteFiles(site)).toEqual(before);
     writeFileSync(broken, text);
     const after = await build(site);
     expect(reusedCount(after)).toBeGreaterThan(100);
-    expect(tree(site)).toEqual(before);
+    expect(siteFiles(site)).toEqual(before);
   });
 
   it("builds with Astro again when the page code kept is gone, or a browser file of the output was edited by hand", async () => {
@@ -253,7 +246,7 @@ describe('a content rebuild of an output still as the last build left it', () =>
   const clean = join(outputs, 'in-place-clean');
   const inPlace = (result: ScriptResult) => result.stdout.includes('only the files that changed written into the output');
   /** Each file's inode and modification time. */
-  const stamps = (dir: string) => new Map([...tree(dir).keys()].map((path) => [path, `${statSync(join(dir, path)).ino}:${statSync(join(dir, path)).mtimeMs}`]));
+  const stamps = (dir: string) => new Map([...siteFiles(dir).keys()].map((path) => [path, `${statSync(join(dir, path)).ino}:${statSync(join(dir, path)).mtimeMs}`]));
   /** Folders of the site with nothing in them (a clean build leaves none). */
   const emptyFolders = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isDirectory() && readdirSync(join(entry.parentPath, entry.name)).length === 0).map((entry) => relative(dir, join(entry.parentPath, entry.name)));
 
@@ -322,7 +315,7 @@ describe('a content rebuild of an output still as the last build left it', () =>
     const rebuilt = await build(site);
     expect(withKeptCode(rebuilt)).toBe(true);
     expect(inPlace(rebuilt)).toBe(false);
-    expect(tree(site).has('tags/put-here-by-hand.txt')).toBe(false);
+    expect(siteFiles(site).has('tags/put-here-by-hand.txt')).toBe(false);
     await build(clean, {}, ['--clean']);
     expectSameSite(site, clean);
   });

@@ -89,7 +89,7 @@ describe('the build threads', () => {
     const starts = filesUnder(src, /\.ts$/)
       .filter((file) => !browser.some((dir) => file.startsWith(dir)))
       .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/new Worker\((?:[^()]|\([^()]*\))*\)/g)].map((match) => [relative(projectRoot, file), match[0]] as const));
-    expect(starts.map(([file]) => file).sort()).toEqual(['src/build/file-writer.ts', 'src/build/index-and-feeds.ts', 'src/build/output-check.ts', 'src/content/reading-thread.ts']);
+    expect(starts.map(([file]) => file).sort()).toEqual(['src/build/file-writer.ts', 'src/build/index-and-feeds.ts', 'src/build/output-check.ts', 'src/build/page-thread.ts', 'src/content/reading-thread.ts']);
     for (const [file, call] of starts) expect(call, file).toContain('resourceLimits: THREAD_LIMITS');
   });
 });

@@ -1,6 +1,6 @@
 /** What a long build says: its phases, and on a terminal one updating count of rendered pages. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildProgress, pageRendered } from '../../src/build/progress.ts';
+import { buildProgress, pageRendered, pagesRendered } from '../../src/build/progress.ts';
 import { buildStore } from '../../src/build/store.ts';
 
 function stream(isTTY: boolean) {
@@ -68,4 +68,9 @@ describe('buildProgress', () => {
     pageRendered();
     expect(buildStore().rendered).toBeUndefined();
   });
+});
+
+it("counts the pages a second thread rendered among the build's, and says how many it did", () => {
+  expect(pagesRendered(18, 0)).toBe('18 pages rendered');
+  expect(pagesRendered(11_302, 4_786)).toBe('16,088 pages rendered (4,786 by a second thread)');
 });
