@@ -77,23 +77,17 @@ export interface RenderTarget {
   site: string;
   pageFiles: Omit<PageFiles, 'outDir' | 'reuse'>;
   trailingSlash: string;
-  /** The routes rendered (by default all): see pathsOfRoutes. */
-  routes?: (route: RouteData) => boolean;
-  /** Given the paths about to be rendered, the paths of those to leave out (another thread renders them). */
-  settle?: (paths: readonly RoutePath[]) => Promise<ReadonlySet<string>>;
-  /** Pages are written by this thread, not by a writer thread of its own. */
-  writeHere?: boolean;
 }
 
 /** Every route's pages, as Astro's build renders them (its `generatePages`); returns the pages' names as `astro:build:done` gives them. */
 export async function renderPages(app: BundleApp, target: RenderTarget): Promise<string[]> {
-  const { outDir, reuse, pageFiles, trailingSlash, routes = () => true } = target;
+  const { outDir, reuse, pageFiles, trailingSlash } = target;
   const defaults: AstroPrerenderer = {
     name: 'astro:default',
-    getStaticPaths: () => pathsOfRoutes(app, routes),
+    getStaticPaths: () => pathsOfRoutes(app, () => true),
     render: async (request, { routeData }) => ({ response: await app.render(request, { routeData }) }),
   };
-  const prerenderer = writingPrerenderer(defaults, { outDir, ...pageFiles, reuse: { from: target.from, pages: reuse }, ...(target.writeHere ? { writeHere: true } : {}) });
+  const prerenderer = writingPrerenderer(defaults, { outDir, ...pageFiles, reuse: { from: target.from, pages: reuse } });
   const { base } = pageFiles;
   const origin = new URL(target.site).origin;
   const files = writer(outDir);
@@ -103,14 +97,12 @@ export async function renderPages(app: BundleApp, target: RenderTarget): Promise
   await prerenderer.setup?.();
   try {
     const seen = new Set<string>();
-    const paths = await prerenderer.getStaticPaths();
-    const elsewhere = (await target.settle?.(paths)) ?? new Set<string>();
-    for (const { pathname, route } of paths) {
+    for (const { pathname, route } of await prerenderer.getStaticPaths()) {
       // Two routes with one path: the first is built (Astro warns of the conflict in a full build).
       const path = pathname.replace(/\/$/, '');
-      if (seen.has(path) || elsewhere.has(path)) continue;
+      if (seen.has(path)) continue;
       seen.add(path);
-      const file = route.type === 'endpoint' ? pathname.slice(1) : STATUS_PAGES.has(pathname) ? `${pathname.slice(1)}.html` : [pathname.replace(/^\/+|\/+$/g, ''), 'index.html'].filter(Boolean).join('/');
+      const file = routeFile(pathname, route);
       // A page or endpoint without parameters whose parts of the site's data are as they were (./page-reads.ts) is reused, not rendered.
       const earlier = route.params.length === 0 ? reuse.previous.get(file) : undefined;
       if (earlier !== undefined && content && stillAsRead(earlier, reuse, content)) {
@@ -129,6 +121,12 @@ export async function renderPages(app: BundleApp, target: RenderTarget): Promise
     await prerenderer.teardown?.();
   }
   return pages;
+}
+
+/** The file of a route's path in the site, as Astro's build names it for the `directory` format. */
+export function routeFile(pathname: string, route: RouteData): string {
+  if (route.type === 'endpoint') return pathname.slice(1);
+  return STATUS_PAGES.has(pathname) ? `${pathname.slice(1)}.html` : [pathname.replace(/^\/+|\/+$/g, ''), 'index.html'].filter(Boolean).join('/');
 }
 
 const normalized = (rendered: Response | { response: Response }) => (rendered instanceof Response ? { response: rendered } : rendered);

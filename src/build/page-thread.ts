@@ -19,7 +19,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import type { AstroPrerenderer, RouteData } from 'astro';
 import type { SiteContent } from '../content/load.ts';
 import { THREAD_LIMITS } from './threads.ts';
-import { bundleApp, pathsOfRoutes, renderedUrl, type BundleApp, type BundleSettings, type RoutePath } from './page-rendering.ts';
+import { bundleApp, pathsOfRoutes, renderedUrl, routeFile, type BundleApp, type BundleSettings, type RoutePath } from './page-rendering.ts';
 import { publicFiles, writingPrerenderer, type PageFiles } from './prerenderer.ts';
 import { buildStore, type ContentSource, type PageReuse } from './store.ts';
 
@@ -164,13 +164,13 @@ interface PageThread {
 
 /** Starts the page thread with the bundle whose entry module is `entry`; it waits to be given its pages. */
 export function startPageThread(entry: string, bundle: BundleSettings, target: ThreadTarget, content: SiteContent & { from: ContentSource }, reuse: PageReuse): PageThread {
-  const { from: source, keptPosts: _, ...rest } = content;
+  const { from: source, ...rest } = content;
   const start: PageThreadStart = {
     entry,
     bundle,
     target,
     source,
-    content: { ...rest, topics: rest.topics.map((topic) => ({ ...topic, html: '', text: '' })) },
+    content: { ...rest, keptPosts: undefined, topics: rest.topics.map((topic) => ({ ...topic, html: '', text: '' })) },
     keys: rest.topics.map((topic) => reuse.topicKeys?.get(topic)),
     reuse: { listings: reuse.listings, fromShape: reuse.fromShape, fromTags: reuse.fromTags, inPlace: reuse.inPlace, previous: [...reuse.previous], routes: reuse.routes.previous },
   };
@@ -237,7 +237,7 @@ async function renderInThread(start: PageThreadStart): Promise<number> {
       const rendered = await prerenderer.render(new Request(renderedUrl(path.pathname, path.route, base, target.trailingSlash, origin)), { routeData: path.route });
       const response = rendered instanceof Response ? rendered : rendered.response;
       // Written by the prerenderer, or public/'s file, which wins as in Astro's build.
-      if (response.body && !inPublic.has([path.pathname.replace(/^\/+|\/+$/g, ''), 'index.html'].filter(Boolean).join('/'))) throw new Error(`${path.pathname} answered with status ${response.status}, which the page thread does not write (TAGSITE_PAGE_THREAD=0 leaves every page to Astro)`);
+      if (response.body && !inPublic.has(routeFile(path.pathname, path.route))) throw new Error(`${path.pathname} answered with status ${response.status}, which the page thread does not write (TAGSITE_PAGE_THREAD=0 leaves every page to Astro)`);
     }
   } finally {
     await prerenderer.teardown?.();
