@@ -79,7 +79,7 @@ export function rendererKeeper(folder: string, inputs: string) {
         settings: build.settings,
         pageFiles: { base: config.base, format: config.build.format, publicDir: publicDir(config), modules },
         trailingSlash: config.trailingSlash,
-        styles: [...pages].map(([key, { styles }]) => [key, styles]),
+        styles: routeStyles(pages),
         scripts: bundle.scripts,
         assets,
       };
@@ -109,6 +109,9 @@ export function renderableOutsideAstro(config: AstroConfig, pages: ReadonlyMap<s
     !scripts.some((script) => script.stage === 'page')
   );
 }
+
+/** Each route's style sheets, by Astro's page key, as a bundle renders with them (BundleSettings.styles). */
+export const routeStyles = (pages: ReadonlyMap<string, PageData>): Array<[string, unknown[]]> => [...pages].map(([key, { styles }]) => [key, styles]);
 
 const publicDir = (config: AstroConfig) => fileURLToPath(config.publicDir);
 

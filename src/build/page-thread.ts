@@ -80,6 +80,7 @@ const BY_THREAD = 2;
  */
 export function threadedPrerenderer(defaults: AstroPrerenderer, wrap: (defaults: AstroPrerenderer) => AstroPrerenderer, starting: (app: BundleApp) => Parameters<typeof startPageThread> | undefined): AstroPrerenderer {
   let thread: PageThread | undefined;
+  let target: ThreadTarget | undefined;
   let flags: Int32Array | undefined;
   /** A shared page's index by the address Astro renders it at. */
   const indexOf = new Map<string, number>();
@@ -94,7 +95,6 @@ export function threadedPrerenderer(defaults: AstroPrerenderer, wrap: (defaults:
     thread!.share({ paths: sharing.map(({ pathname }) => pathname), flags: flags.buffer as SharedArrayBuffer });
     return [...own, ...sharing.reverse()];
   };
-  let target: ThreadTarget | undefined;
   const wrapped = wrap({
     ...defaults,
     getStaticPaths: () => (thread ? settled() : defaults.getStaticPaths()),
@@ -175,16 +175,17 @@ export function startPageThread(entry: string, bundle: BundleSettings, target: T
     reuse: { listings: reuse.listings, fromShape: reuse.fromShape, fromTags: reuse.fromTags, inPlace: reuse.inPlace, previous: [...reuse.previous], routes: reuse.routes.previous },
   };
   const worker = new Worker(new URL(import.meta.url), { workerData: { pageThread: start }, resourceLimits: THREAD_LIMITS });
-  let started = () => undefined as void;
+  let markStarted: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
   const done = new Promise<number>((resolve, reject) => {
-    worker.on('message', (message: 'started' | number) => (message === 'started' ? started() : resolve(message)));
+    worker.on('message', (message: 'started' | number) => (message === 'started' ? markStarted() : resolve(message)));
     worker.once('error', (error: Error) => reject(new Error(`the page thread failed: ${error.message}`)));
     worker.once('exit', (code) => reject(new Error(`the page thread stopped (exit code ${code})`)));
   });
   done.catch(() => undefined); // a failure is reported when the build waits for the thread
   return {
     share: (pages) => worker.postMessage(pages),
-    started: Promise.race([new Promise<void>((resolve) => (started = resolve)), done.then(() => undefined, () => undefined)]),
+    started: Promise.race([started, done.then(() => undefined, () => undefined)]),
     async finished() {
       try {
         return await done;

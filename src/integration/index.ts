@@ -10,7 +10,7 @@ import { securityHeaders } from '../outputs/headers.ts';
 import { finishBuild, holdOutputLock, pagesStarting, prepareBuild, type Build } from '../build/pipeline.ts';
 import { writingPrerenderer } from '../build/prerenderer.ts';
 import { modulePreloadPlugin, type ModuleGraph } from '../build/module-preloads.ts';
-import { renderableOutsideAstro, rendererKeeper, type PageData, type RendererKeeper } from '../build/kept-renderer.ts';
+import { renderableOutsideAstro, rendererKeeper, routeStyles, type PageData, type RendererKeeper } from '../build/kept-renderer.ts';
 import { pageThreadWanted, threadedPrerenderer } from '../build/page-thread.ts';
 import { prerenderEntry } from '../build/page-rendering.ts';
 import { FIRST_PAINT_SCRIPT } from '../outputs/first-paint.ts';
@@ -153,7 +153,8 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
         knownPages = pages;
         keeper?.pagesKnown(pages);
       },
-      // Pages are rendered by Astro and written by a thread of their own (src/build/prerenderer.ts).
+      // Pages are rendered by Astro and written by a thread of their own (src/build/prerenderer.ts);
+      // a large site's listings are shared with a second renderer (src/build/page-thread.ts).
       'astro:build:start': ({ setPrerenderer }) => {
         if (!build) return;
         const running = build;
@@ -170,8 +171,7 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
               const scripts = app.getSettings?.().scripts;
               const entry = prerenderEntry(join(fresh, '.prerender'));
               if (!content || !known || !scripts || !entry || !astroConfig || !renderableOutsideAstro(astroConfig, known, scripts) || !pageThreadWanted(content.topics.length)) return undefined;
-              const bundle = { styles: [...known].map(([key, { styles }]) => [key, styles] as [string, unknown[]]), scripts };
-              return [entry, bundle, { pageFiles: { outDir: fresh, ...pageFiles, modules }, from: settings.outDir, site: settings.site!, trailingSlash: astroConfig.trailingSlash }, content, reuse];
+              return [entry, { styles: routeStyles(known), scripts }, { pageFiles: { outDir: fresh, ...pageFiles, modules }, from: settings.outDir, site: settings.site!, trailingSlash: astroConfig.trailingSlash }, content, reuse];
             },
           );
           return { ...prerenderer, setup: async () => {
