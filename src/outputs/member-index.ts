@@ -7,7 +7,10 @@ import type { MemberRecord } from '../search/member-search.ts';
 /** How many topics each author has, by memberKey. */
 export function authorCounts(topics: readonly Pick<Topic, 'author'>[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const topic of topics) counts.set(memberKey(topic.author), (counts.get(memberKey(topic.author)) ?? 0) + 1);
+  for (const topic of topics) {
+    const key = memberKey(topic.author);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
   return counts;
 }
 

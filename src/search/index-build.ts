@@ -4,6 +4,7 @@ import { tagSlug } from '../model/tags.ts';
 import { vocabKey } from './words.ts';
 import { wordPostings, type SortedWords } from './sorted-words.ts';
 import { comparePopularity } from '../model/popularity.ts';
+import { tagCounts } from '../model/listing.ts';
 import {
   displayAllRowsPerFile, DISPLAY_ROWS_PER_FILE, INDEX_VERSION, type DisplayFiles, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
   type PositionsFile, type PostingsFile, type StructuredCore, type TagFile, type TagOrdinalsFile, type VocabFile, type VocabularyFile, type WordsFile, WORDS_FILE,
@@ -45,9 +46,7 @@ export function indexedTypes(contentTypes: readonly ContentType[]): IndexedType[
 /** The structured part of core.json. `topics` must be in listing order (their index is their ordinal). */
 export function structuredCore(topics: readonly Topic[], contentTypes: readonly ContentType[]): StructuredCore {
   // Tags by count (most used first) give the most used tags the shortest ids.
-  const tagCount = new Map<string, number>();
-  for (const topic of topics) for (const tag of topic.tags) tagCount.set(tag, (tagCount.get(tag) ?? 0) + 1);
-  const tagNames = [...tagCount].sort(comparePopularity).map(([tag]) => tag);
+  const tagNames = [...tagCounts(topics)].sort(comparePopularity).map(([tag]) => tag);
   const authorNames = [...new Set(topics.map((topic) => topic.author))].sort();
   return {
     count: topics.length,
