@@ -12,14 +12,17 @@
  * The list is replaced in one step after the new chunks are written, and the chunks it no longer
  * names are deleted after it: a build killed at any moment leaves a list whose chunks are all there.
  *
- * A chunk file holds the records first and the posts' HTML and text after them, each part
- * v8-serialized behind the two parts' byte lengths. A build reads the records of every chunk from
- * the file, and the HTML and text of a chunk only when one of its posts is asked for them: a topic
- * page rendered again, a topic whose words the index thread does not have, a chunk written anew.
- * They are two thirds of the memory's bytes: held, they took 26 MB of the main thread's heap for
- * the whole of a rebuild at 10,000 topics (53 MB against 27 MB after reading the memory), and
- * reading them from the disk, then copying them, some 70 ms. Deserializing the records takes some
- * 80 ms at 10,000 topics, their bytes' size hardly matters.
+ * A chunk file holds the records first and the posts' HTML and text after them, behind the two
+ * parts' byte lengths: the records v8-serialized, each with where its post is in the second part,
+ * and each post's HTML and text in UTF-8 (postBytes). A build reads the records of every chunk
+ * from the file, and a post's HTML and text only when they are asked for, one post at a time: a
+ * topic page rendered, a topic whose words the index thread does not have. A chunk written anew
+ * copies the posts it keeps from their chunk's file as they are.
+ *
+ * So the posts need not stay in the heap once read: a build hands its pages each post as its chunk
+ * holds it (rememberPosts), and a topic's page reads its post as it renders. Held, they took
+ * 1.4 KB of the heap a topic: at 1,000,000 topics a third of Node's default heap limit.
+ * Deserializing the records takes some 80 ms at 10,000 topics, their bytes' size hardly matters.
  */
 import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +30,7 @@ import { deserialize, serialize } from 'node:v8';
 import { digest } from '../content/digest.ts';
 import { replaceFile } from '../cli/atomic-file.ts';
 import type { RememberedPost, RenderMemory } from '../content/read-topics.ts';
+import type { RenderedPost } from '../content/topics.ts';
 
 const postsList = (cacheDir: string) => join(cacheDir, 'posts.json');
 const chunksFolder = (cacheDir: string) => join(cacheDir, 'posts');
@@ -39,8 +43,8 @@ interface PostsList {
   chunks: string[];
 }
 
-/** A post as a chunk's records hold it: without its HTML and text. */
-type PostRecord = Omit<RememberedPost, 'html' | 'text'>;
+/** A post as a chunk's records hold it: without its HTML and text, which are `body` (offset, length) in the chunk's bodies. */
+type PostRecord = Omit<RememberedPost, 'html' | 'text'> & { body: [at: number, length: number] };
 
 /** Whether a chunk ends after `path`: content-defined, so the chunks of unchanged files stay as they were. */
 function endsChunk(path: string, size: number): boolean {
@@ -49,16 +53,19 @@ function endsChunk(path: string, size: number): boolean {
   return hash % POSTS_PER_CHUNK === 0 || size >= 4 * POSTS_PER_CHUNK;
 }
 
-/**
- * A chunk as read: its file's name in `posts/` and path, what it held, and where its posts' HTML
- * and text are in the file (read from it when first asked for).
- */
-interface StoredChunk {
+/** A chunk file's posts' part: where it is in the file, and its bytes while a chunk is written from them. */
+interface ChunkBodies {
   name: string;
   path: string;
+  start: number;
+  length: number;
+  bytes?: Buffer;
+}
+
+/** A chunk as read: its posts, and where their HTML and text are in its file. */
+interface StoredChunk {
   entries: Array<[string, RememberedPost]>;
-  bodies: { start: number; length: number };
-  read?: Array<[html: string, text: string]>;
+  bodies: ChunkBodies;
 }
 
 /** `length` bytes of a file from `start`; fewer where the file is shorter. */
@@ -73,58 +80,83 @@ function readPart(fd: number, start: number, length: number): Buffer {
   return done === length ? bytes : bytes.subarray(0, done);
 }
 
-function bodiesOf(chunk: StoredChunk): Array<[html: string, text: string]> {
-  if (chunk.read) return chunk.read;
-  let bodies: unknown;
+const damaged = (bodies: ChunkBodies) => new Error(`the build's topic memory is damaged (.tagsite-build/…/posts/${bodies.name}); run npm run build -- --clean`);
+
+/** `length` bytes of a chunk's posts' part from `at`. */
+function bodyBytes(bodies: ChunkBodies, at: number, length: number): Buffer {
+  if (bodies.bytes) return bodies.bytes.subarray(at, at + length);
+  let bytes: Buffer;
   try {
     // Builds of one output take turns, and this one deletes a chunk file only once it has written
     // anew the chunks it read from it (rememberPosts): the file is there until then.
-    const fd = openSync(chunk.path, 'r');
+    const fd = openSync(bodies.path, 'r');
     try {
-      bodies = deserialize(readPart(fd, chunk.bodies.start, chunk.bodies.length));
+      bytes = readPart(fd, bodies.start + at, length);
     } finally {
       closeSync(fd);
     }
   } catch {
-    bodies = undefined;
+    throw damaged(bodies);
   }
-  if (!Array.isArray(bodies) || bodies.length !== chunk.entries.length) {
-    throw new Error(`the build's topic memory is damaged (.tagsite-build/…/posts/${chunk.name}); run npm run build -- --clean`);
-  }
-  return (chunk.read = bodies as Array<[string, string]>);
+  if (bytes.length !== length) throw damaged(bodies);
+  return bytes;
 }
 
-/** A remembered post read from a chunk: its HTML and text come from the chunk when first asked for. */
-class StoredPost implements RememberedPost {
-  readonly digest: string;
-  readonly read?: RememberedPost['read'];
-  readonly #chunk: StoredChunk;
-  readonly #index: number;
+/**
+ * A post whose HTML and text are in a chunk file: read from there each time they are asked for,
+ * never held, so a build's posts are on the disk, not in its heap, until their page renders.
+ */
+class PostInChunk implements RenderedPost {
+  readonly bodies: ChunkBodies;
+  readonly at: number;
+  readonly length: number;
 
-  constructor(record: PostRecord, chunk: StoredChunk, index: number) {
-    this.digest = record.digest;
-    if (record.read) this.read = record.read;
-    this.#chunk = chunk;
-    this.#index = index;
+  constructor(bodies: ChunkBodies, at: number, length: number) {
+    this.bodies = bodies;
+    this.at = at;
+    this.length = length;
+  }
+
+  /** The post's bytes in the chunk (postBytes). */
+  bytes(): Buffer {
+    return bodyBytes(this.bodies, this.at, this.length);
+  }
+
+  /** The HTML and text, read at once. */
+  rendering(): RenderedPost {
+    const bytes = this.bytes();
+    const htmlEnd = bytes.length >= 4 ? 4 + bytes.readUInt32LE(0) : Infinity;
+    if (htmlEnd > bytes.length) throw damaged(this.bodies);
+    return { html: bytes.toString('utf8', 4, htmlEnd), text: bytes.toString('utf8', htmlEnd) };
   }
 
   get html(): string {
-    return bodiesOf(this.#chunk)[this.#index]![0];
+    return this.rendering().html;
   }
 
   get text(): string {
-    return bodiesOf(this.#chunk)[this.#index]![1];
+    return this.rendering().text;
   }
+}
 
+/** A remembered post read from a chunk, with its record. */
+class StoredPost extends PostInChunk implements RememberedPost {
+  readonly digest: string;
+  readonly read?: RememberedPost['read'];
   /** The chunk it was read from. */
-  get chunk(): StoredChunk {
-    return this.#chunk;
+  readonly chunk: StoredChunk;
+
+  constructor(record: PostRecord, chunk: StoredChunk) {
+    super(chunk.bodies, record.body[0], record.body[1]);
+    this.digest = record.digest;
+    if (record.read) this.read = record.read;
+    this.chunk = chunk;
   }
 }
 
 /**
  * A chunk file's records, read from its start: undefined when the file is not a whole chunk. Its
- * posts' HTML and text are not read now (bodiesOf).
+ * posts' HTML and text are not read now (PostInChunk).
  */
 function chunkOf(name: string, path: string): StoredChunk | undefined {
   const fd = openSync(path, 'r');
@@ -136,8 +168,8 @@ function chunkOf(name: string, path: string): StoredChunk | undefined {
     if (fstatSync(fd).size !== HEADER + recordsLength + bodiesLength) return undefined; // cut short, or not a chunk
     const records = deserialize(readPart(fd, HEADER, recordsLength)) as unknown;
     if (!Array.isArray(records)) return undefined;
-    const chunk: StoredChunk = { name, path, entries: [], bodies: { start: HEADER + recordsLength, length: bodiesLength } };
-    chunk.entries = (records as Array<[string, PostRecord]>).map(([file, record], i) => [file, new StoredPost(record, chunk, i)]);
+    const chunk: StoredChunk = { entries: [], bodies: { name, path, start: HEADER + recordsLength, length: bodiesLength } };
+    chunk.entries = (records as Array<[string, PostRecord]>).map(([file, record]) => [file, new StoredPost(record, chunk)]);
     return chunk;
   } finally {
     closeSync(fd);
@@ -180,34 +212,67 @@ function storedChunk(entries: Array<[string, RememberedPost]>): StoredChunk | un
   return stored;
 }
 
-/** A chunk file's bytes for `entries`: the two parts' lengths, the records, then the posts' HTML and text. */
-function chunkBytes(entries: Array<[string, RememberedPost]>): Buffer {
-  const records = serialize(entries.map(([file, { digest, read }]): [string, PostRecord] => [file, read ? { digest, read } : { digest }]));
-  const bodies = serialize(entries.map(([, post]) => [post.html, post.text]));
-  const header = Buffer.alloc(HEADER);
-  header.writeUInt32LE(records.length, 0);
-  header.writeUInt32LE(bodies.length, 4);
-  return Buffer.concat([header, records, bodies]);
+/** A post's HTML and text as a chunk holds them: the HTML's byte length (4 bytes), then both in UTF-8. */
+function postBytes({ html, text }: RenderedPost): Buffer {
+  const htmlLength = Buffer.byteLength(html);
+  const bytes = Buffer.allocUnsafe(4 + htmlLength + Buffer.byteLength(text));
+  bytes.writeUInt32LE(htmlLength, 0);
+  bytes.write(html, 4);
+  bytes.write(text, 4 + htmlLength);
+  return bytes;
 }
 
-/** Remembers this build's topic records and renderings for the next build. */
-export function rememberPosts(cacheDir: string, code: string, memory: RenderMemory): void {
+/** A chunk file's parts for `entries`: the records, then the posts' HTML and text (postBytes). */
+function chunkParts(entries: Array<[string, RememberedPost]>): { records: Buffer; bodies: Buffer[]; ranges: Array<PostRecord['body']> } {
+  // The posts of an earlier chunk are copied as they are in its file, read whole once.
+  const sources = new Set(entries.flatMap(([, post]) => (post instanceof PostInChunk && !post.bodies.bytes ? [post.bodies] : [])));
+  try {
+    for (const source of sources) source.bytes = bodyBytes(source, 0, source.length);
+    let at = 0;
+    const bodies = entries.map(([, post]) => (post instanceof PostInChunk ? post.bytes() : postBytes(post)));
+    const ranges = bodies.map((body): PostRecord['body'] => [(at += body.length) - body.length, body.length]);
+    const records = entries.map(([file, { digest, read }], i): [string, PostRecord] => [file, { digest, body: ranges[i]!, ...(read ? { read } : {}) }]);
+    return { records: serialize(records), bodies, ranges };
+  } finally {
+    for (const source of sources) delete source.bytes;
+  }
+}
+
+/**
+ * Remembers this build's topic records and renderings for the next build. Returns each
+ * remembered post as the chunk file holds it, by file: its HTML and text are read from there when
+ * asked for, and this build can let go of them (a post whose chunk could not be written is left out).
+ */
+export function rememberPosts(cacheDir: string, code: string, memory: RenderMemory): Map<string, RenderedPost> {
   const folder = chunksFolder(cacheDir);
   mkdirSync(folder, { recursive: true });
   const chunks: string[] = [];
+  const posts = new Map<string, RenderedPost>();
   const flush = (entries: Array<[string, RememberedPost]>) => {
     // A chunk kept as read keeps its file, while that is there (a `--clean` build deletes the cache).
     const stored = entries.length > 0 ? storedChunk(entries) : undefined;
-    if (stored && existsSync(join(folder, stored.name))) return void chunks.push(stored.name);
-    let bytes: Buffer;
+    if (stored && existsSync(stored.bodies.path)) {
+      chunks.push(stored.bodies.name);
+      // Not the posts as read, which hold their records (a copy of each topic's) too.
+      for (const [file, { at, length }] of stored.entries as Array<[string, StoredPost]>) posts.set(file, new PostInChunk(stored.bodies, at, length));
+      return;
+    }
+    let parts: ReturnType<typeof chunkParts>;
     try {
-      bytes = chunkBytes(entries);
+      parts = chunkParts(entries);
     } catch {
       return; // posts whose chunk file is gone (deleted by hand meanwhile): left out, their files are read again
     }
+    const header = Buffer.alloc(HEADER);
+    header.writeUInt32LE(parts.records.length, 0);
+    header.writeUInt32LE(parts.bodies.reduce((sum, body) => sum + body.length, 0), 4);
+    const bytes = Buffer.concat([header, parts.records, ...parts.bodies]);
     const name = `${digest(bytes)}.v8`;
-    if (!existsSync(join(folder, name))) replaceFile(join(folder, name), (put) => put(bytes), { flush: false });
+    const path = join(folder, name);
+    if (!existsSync(path)) replaceFile(path, (put) => put(bytes), { flush: false });
     chunks.push(name);
+    const bodies: ChunkBodies = { name, path, start: HEADER + parts.records.length, length: bytes.length - HEADER - parts.records.length };
+    parts.ranges.forEach(([at, length], i) => posts.set(entries[i]![0], new PostInChunk(bodies, at, length)));
   };
   let chunk: Array<[string, RememberedPost]> = [];
   for (const entry of memory) {
@@ -222,4 +287,5 @@ export function rememberPosts(cacheDir: string, code: string, memory: RenderMemo
   const named = new Set(chunks);
   for (const name of readdirSync(folder)) if (!named.has(name)) rmSync(join(folder, name), { force: true });
   rmSync(join(cacheDir, 'posts.v8'), { force: true }); // the memory's first form
+  return posts;
 }

@@ -36,9 +36,9 @@ export interface SiteData {
   /** Old addresses (`aliases`) and the pages they lead to. */
   oldAddresses: OldAddress[];
   /**
-   * The topic with its first post: a rebuild keeps the posts of the topics it takes from its
-   * memory out of their records (empty `html` and `text`), and gives them back where they are
-   * shown (the topic's page).
+   * The topic with its first post: a build keeps the posts out of the records its pages take
+   * (empty `html` and `text`), and gives each back where it is shown (the topic's page, as it
+   * renders).
    */
   withPost: (topic: Topic) => Topic;
 }

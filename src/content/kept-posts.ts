@@ -5,7 +5,18 @@
  */
 import type { RenderedPost, Topic } from './topics.ts';
 
+/** A post kept where the build keeps its posts (../build/post-memory.ts), whose HTML and text are read together. */
+interface ReadWhenAsked extends RenderedPost {
+  rendering(): RenderedPost;
+}
+
+/** A post's HTML and text, each read once where it is kept apart. */
+export function renderingOf(post: RenderedPost): RenderedPost {
+  return typeof (post as Partial<ReadWhenAsked>).rendering === 'function' ? (post as ReadWhenAsked).rendering() : post;
+}
+
 /** A topic's first post: its record's, or the one the build kept out of it (SiteContent.keptPosts, ./load.ts). */
 export function postOf(content: { keptPosts?: ReadonlyMap<string, RenderedPost> }, topic: Topic): RenderedPost {
-  return topic.html === '' && topic.text === '' ? (content.keptPosts?.get(topic.slug) ?? topic) : topic;
+  const kept = topic.html === '' && topic.text === '' ? content.keptPosts?.get(topic.slug) : undefined;
+  return kept ? renderingOf(kept) : topic;
 }

@@ -30,8 +30,9 @@ export interface SiteContent {
   /** The old addresses (`aliases`) that lead to the site's pages, checked. */
   oldAddresses: OldAddress[];
   /**
-   * By slug, the first posts of the topics a build took from its memory: their records hold no
-   * post (empty `html` and `text`), which the build reads only where it is shown (postOf).
+   * By slug, the first posts a build holds apart from their topics' records, which hold no post
+   * (empty `html` and `text`): those it took from its memory, and in the records its pages take,
+   * every post its memory holds (withoutPosts). The build reads them only where they are shown (postOf).
    */
   keptPosts?: ReadonlyMap<string, RenderedPost>;
 }
@@ -84,18 +85,23 @@ function readJson(options: LoadOptions, name: string, required: boolean, problem
 export type TopicKeys = Map<Topic, string>;
 
 /**
- * The content with each topic's text emptied, for a thread that shows posts by their HTML only,
- * and the keys of its records (TopicKeys) for the new records.
+ * The content as a build's pages take it: every topic's text emptied (they show posts by their
+ * HTML only), and its post kept out of its record where `kept` (by file) holds it apart, as a
+ * rebuild keeps a post it took from its memory (SiteContent.keptPosts): the topic's page gets it
+ * back. With the keys of its records (TopicKeys) for the new records.
  */
-export function withoutPostText(content: SiteContent, keys: TopicKeys): { content: SiteContent; keys: TopicKeys } {
-  const textless: TopicKeys = new Map();
+export function withoutPosts(content: SiteContent, keys: TopicKeys, kept: ReadonlyMap<string, RenderedPost>): { content: SiteContent; keys: TopicKeys } {
+  const without: TopicKeys = new Map();
+  const keptPosts = new Map(content.keptPosts);
   const topics = content.topics.map((topic) => {
-    const record = { ...topic, text: '' };
+    const post = kept.get(topic.file);
+    if (post) keptPosts.set(topic.slug, post);
+    const record = post ? { ...topic, html: '', text: '' } : { ...topic, text: '' };
     const key = keys.get(topic);
-    if (key !== undefined) textless.set(record, key);
+    if (key !== undefined) without.set(record, key);
     return record;
   });
-  return { content: { ...content, topics }, keys: textless };
+  return { content: { ...content, topics, ...(keptPosts.size > 0 ? { keptPosts } : {}) }, keys: without };
 }
 
 /**

@@ -9,6 +9,7 @@ import { readTopic, renderPost, type RenderedPost, type Topic, type TopicContext
 import { DEFAULT_LIMITS, limitName } from './limits.ts';
 import { readSourceText } from './source-text.ts';
 import { fileStamp } from './file-stamp.ts';
+import { renderingOf } from './kept-posts.ts';
 
 /**
  * A valid topic file as an earlier build read it: the file's size, times and inode (`stamp`), the
@@ -68,7 +69,7 @@ export function keptTopic(file: string, stamp: string | undefined, settings: str
 }
 
 /** A remembered post as a plain object, to send to a thread (a post read from the memory gives its HTML and text when asked). */
-export const plainPost = ({ digest, html, text, read }: RememberedPost): RememberedPost => ({ digest, html, text, ...(read ? { read } : {}) });
+export const plainPost = (post: RememberedPost): RememberedPost => ({ digest: post.digest, ...renderingOf(post), ...(post.read ? { read: post.read } : {}) });
 
 /**
  * Reads topic files (in any thread). A file unchanged since the build that left `memory` (same

@@ -34,9 +34,9 @@ export interface Topic {
   views: number;
   excerpt: string;
   /**
-   * Sanitised HTML of the first post. Empty, with `text`, in a record a build took from its memory:
-   * the build holds that post apart (SiteContent.keptPosts), and the topic's page gets it back
-   * (siteData().withPost).
+   * Sanitised HTML of the first post. Empty, with `text`, in the records a build's pages take: the
+   * build holds the post apart (SiteContent.keptPosts, read from its memory's file when asked for),
+   * and the topic's page gets it back as it renders (siteData().withPost).
    */
   html: string;
   /** The first post as plain text (markup removed, whitespace collapsed): the excerpt and the searched words come from it. */

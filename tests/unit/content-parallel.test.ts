@@ -2,12 +2,13 @@
  * The build's loader (issue 7): topic files shared between threads, and first posts rendered by an
  * earlier build reused while their Markdown is unchanged; the same content and problems as loadContent.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
-import { loadContent, loadContentInParallel, postOf, withoutPostText } from '../../src/content/load.ts';
+import { loadContent, loadContentInParallel, postOf, withoutPosts } from '../../src/content/load.ts';
+import { rememberPosts } from '../../src/build/post-memory.ts';
 import { withoutPostCopies } from '../../src/content/reading-thread.ts';
 import { formatProblem } from '../../src/content/problems.ts';
 import { writeCorpus } from '../../scripts/bench/corpus.ts';
@@ -48,14 +49,26 @@ describe('loadContentInParallel', () => {
     expect(serialize(sent).length).toBeLessThan(serialize(results).length - posts);
   });
 
-  it('gives the topics without their text, each with its key, for a thread that shows only their HTML', async () => {
-    const { content, keys } = await loadContentInParallel(options);
-    const textless = withoutPostText(content, keys);
-    expect(textless.content.topics).toEqual(content.topics.map((topic) => ({ ...topic, text: '' })));
-    expect(content.topics.every((topic) => topic.text !== '')).toBe(true);
-    expect(textless.content.topics.map((topic) => textless.keys.get(topic))).toEqual(content.topics.map((topic) => keys.get(topic)));
-    expect(textless.keys.size).toBe(content.topics.length);
-    expect(textless.content.members).toBe(content.members);
+  it('gives the topics without their posts, each with its key and its post read back from the memory, and without their text where the memory lacks the post', async () => {
+    const { content, keys, memory } = await loadContentInParallel(options);
+    const cache = mkdtempSync(join(tmpdir(), 'tagsite-posts-'));
+    onTestFinished(() => rmSync(cache, { recursive: true, force: true }));
+    const kept = rememberPosts(cache, 'code', memory);
+    expect(kept.size).toBe(content.topics.length);
+    const lacking = content.topics[7]!;
+    kept.delete(lacking.file);
+    const pages = withoutPosts(content, keys, kept);
+    expect(pages.content.topics).toEqual(content.topics.map((topic) => ({ ...topic, html: topic === lacking ? topic.html : '', text: '' })));
+    expect(content.topics.every((topic) => topic.html !== '' && topic.text !== '')).toBe(true);
+    // Each post is read from the memory's file: the pages get exactly the HTML and text read.
+    for (const topic of [content.topics[0]!, content.topics[800]!, content.topics[1599]!]) {
+      const page = pages.content.topics.find(({ slug }) => slug === topic.slug)!;
+      expect(postOf(pages.content, page)).toEqual({ html: topic.html, text: topic.text });
+    }
+    expect(postOf(pages.content, pages.content.topics[7]!)).toBe(pages.content.topics[7]);
+    expect(pages.content.topics.map((topic) => pages.keys.get(topic))).toEqual(content.topics.map((topic) => keys.get(topic)));
+    expect(pages.keys.size).toBe(content.topics.length);
+    expect(pages.content.members).toBe(content.members);
   });
 
   it('reuses a remembered rendering only while the Markdown it was made from is unchanged', async () => {

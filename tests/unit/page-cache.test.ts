@@ -57,7 +57,8 @@ it('reuses a page of the previous output only while its file is as that build le
 
 it('remembers the topic memory in chunks and gives it back whole, only to the same code, and leaves out a chunk cut short', () => {
   const cache = join(dir, 'posts-cache');
-  const post = (i: number): RememberedPost => ({ digest: `d${i}`, html: `<p>Post ${i}</p>`, text: `Post ${i}`, ...(i % 2 ? { read: { stamp: `s${i}`, context: 'c', topic: { slug: `t${i}` } as Topic, key: `k${i}`, listingKey: `l${i}` } } : {}) });
+  // Text of every UTF-8 length, and an empty post.
+  const post = (i: number): RememberedPost => ({ digest: `d${i}`, html: i === 5 ? '' : `<p>Post ${i}: Grüße — 𝔘</p>`, text: i === 5 ? '' : `Post ${i}: Grüße — 𝔘`, ...(i % 2 ? { read: { stamp: `s${i}`, context: 'c', topic: { slug: `t${i}` } as Topic, key: `k${i}`, listingKey: `l${i}` } } : {}) });
   // More files than fit in two chunks, so the last chunk is a part one.
   const memory: RenderMemory = new Map(Array.from({ length: 2500 }, (_, i) => [`topics/t${i}.md`, post(i)]));
   rememberPosts(cache, 'code-1', memory);
@@ -99,10 +100,12 @@ it('keeps the chunk files of posts kept as read, writes the others, and writes a
     if (path === paths[9000]) continue;
     next.set(path, path === paths[15_000] ? post(15_000, 'edited') : kept);
   }
+  // As read before: the chunk files the posts were read from are deleted once replaced.
+  const expected = plain(next);
   rememberPosts(cache, 'code-1', next);
   const after = rememberedPosts(cache, 'code-1');
   expect([...after.keys()]).toEqual([...next.keys()]);
-  expect(plain(after)).toEqual(plain(next));
+  expect(plain(after)).toEqual(expected);
   expect(after.get('topics/t00003a.md')?.text).toBe('added');
   expect(after.get(paths[15_000]!)?.html).toBe('<p>edited</p>');
   expect(after.get(paths[19_999]!)?.text).toBe('Post 19999');
@@ -112,18 +115,23 @@ it('keeps the chunk files of posts kept as read, writes the others, and writes a
   expect(now.size - kept.length, 'chunk files written').toBeLessThanOrEqual(3);
   expect([...before.keys()].filter((name) => !now.has(name)).length, 'replaced chunk files deleted').toBe(before.size - kept.length);
 
-  // Part of the cache deleted after the read (by hand: builds of one output take turns): the posts
-  // read meanwhile are remembered all the same, the others left out, to be read from their files again.
+  // A chunk file deleted after the read (by hand: builds of one output take turns): its posts are
+  // left out, to be read from their files again, and the other chunks kept.
   const readOnceMore = rememberedPosts(cache, 'code-1');
-  expect(readOnceMore.get(paths[0]!)?.text).toBe('Post 0');
-  const [firstChunk] = (JSON.parse(readFileSync(join(cache, 'posts.json'), 'utf8')) as { chunks: string[] }).chunks;
-  rmSync(join(cache, 'posts'), { recursive: true, force: true });
-  rememberPosts(cache, 'code-1', readOnceMore);
+  const [firstChunk, ...otherChunks] = (JSON.parse(readFileSync(join(cache, 'posts.json'), 'utf8')) as { chunks: string[] }).chunks;
+  rmSync(join(cache, 'posts', firstChunk!));
+  const given = rememberPosts(cache, 'code-1', readOnceMore);
   const survived = rememberedPosts(cache, 'code-1');
-  const firstChunkFiles = [...readOnceMore.keys()].filter((path) => (readOnceMore.get(path) as { chunk?: { name: string } }).chunk?.name === firstChunk);
-  expect(firstChunkFiles).toContain(paths[0]);
-  expect([...survived.keys()]).toEqual(firstChunkFiles);
-  expect(plain(survived)).toEqual(plain(new Map(firstChunkFiles.map((path) => [path, readOnceMore.get(path)!]))));
+  const inFirst = new Set([...readOnceMore.keys()].filter((path) => (readOnceMore.get(path) as { chunk?: { bodies: { name: string } } }).chunk?.bodies.name === firstChunk));
+  expect(inFirst).toContain(paths[0]);
+  expect([...survived.keys()]).toEqual([...readOnceMore.keys()].filter((path) => !inFirst.has(path)));
+  expect((JSON.parse(readFileSync(join(cache, 'posts.json'), 'utf8')) as { chunks: string[] }).chunks).toEqual(otherChunks);
+  expect(plain(survived)).toEqual(plain(new Map([...survived.keys()].map((path) => [path, readOnceMore.get(path)!]))));
+  // The posts given back are the remembered ones, read from their chunk's file when asked for.
+  expect([...given.keys()]).toEqual([...survived.keys()]);
+  expect({ html: given.get(paths[19_999]!)!.html, text: given.get(paths[19_999]!)!.text }).toEqual({ html: '<p>Post 19999</p>', text: 'Post 19999' });
+  rmSync(join(cache, 'posts'), { recursive: true, force: true });
+  expect(() => given.get(paths[19_999]!)!.html).toThrow(/topic memory is damaged .*--clean/);
 });
 
 it("reads a chunk's posts only when one is asked for, and says so when they are damaged", () => {
