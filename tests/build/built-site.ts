@@ -1,4 +1,5 @@
 /** Reading a built site the way a static host serves it: `/tags/c~2b~2b/` → `tags/c~2b~2b/index.html`. */
+import { expect } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse, type HTMLElement } from 'node-html-parser';
@@ -10,6 +11,14 @@ export function siteFiles(dir: string): Map<string, string> {
     if (entry.isFile()) files.set(relative(dir, join(entry.parentPath, entry.name)), readFileSync(join(entry.parentPath, entry.name), 'latin1'));
   }
   return files;
+}
+
+/** That the built site in `actual` has exactly the files of the one in `expected`, byte for byte. */
+export function expectSameSite(actual: string, expected: string): void {
+  const a = siteFiles(actual);
+  const b = siteFiles(expected);
+  expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
+  expect([...b].filter(([path, bytes]) => a.get(path) !== bytes).map(([path]) => path)).toEqual([]);
 }
 
 /** The file a static host serves for a site path (percent-decoded, `index.html` for folders), or undefined. */

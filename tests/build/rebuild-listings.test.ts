@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runScript, type ScriptResult } from '../helpers/cli.ts';
 import { copyOfSampleContent } from '../helpers/build.ts';
-import { siteFiles } from './built-site.ts';
+import { expectSameSite, siteFiles } from './built-site.ts';
 import { memberPath } from '../../src/model/urls.ts';
 
 const content = copyOfSampleContent('rebuild-listings');
@@ -25,14 +25,10 @@ async function build(outDir: string, extra: string[] = []): Promise<ScriptResult
   return result;
 }
 
-
 async function expectCleanBuild(site: string): Promise<void> {
   const clean = join(outputs, 'clean');
   await build(clean, ['--clean']);
-  const actual = siteFiles(site);
-  const expected = siteFiles(clean);
-  expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
-  expect([...expected].filter(([path, bytes]) => actual.get(path) !== bytes).map(([path]) => path)).toEqual([]);
+  expectSameSite(site, clean);
 }
 
 const topic = join(content, 'topics/share/clipboard-cleaner-workflow.md');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { projectRoot, runNode, runScript, type ScriptResult } from '../helpers/cli.ts';
 import { copyOfSampleContent } from '../helpers/build.ts';
-import { siteFiles } from './built-site.ts';
+import { expectSameSite, siteFiles } from './built-site.ts';
 import { editJson } from './fixture-copies.ts';
 import { loadContent } from '../../src/content/load.ts';
 import { searchIndexFiles } from '../../src/build/index-and-feeds.ts';
@@ -25,15 +25,6 @@ afterAll(() => {
   rmSync(dirname(content), { recursive: true, force: true });
   rmSync(outputs, { recursive: true, force: true });
 });
-
-
-function expectSameSite(actual: string, expected: string): void {
-  const a = siteFiles(actual);
-  const b = siteFiles(expected);
-  expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
-  const differing = [...b].filter(([path, bytes]) => a.get(path) !== bytes).map(([path]) => path);
-  expect(differing).toEqual([]);
-}
 
 async function build(outDir: string, env: Record<string, string> = {}, extra: string[] = []): Promise<ScriptResult> {
   const result = await runScript('build', ['--content', content, '--out', outDir, ...extra], env);
