@@ -170,7 +170,8 @@ export function startPageThread(entry: string, bundle: BundleSettings, target: T
     bundle,
     target,
     source,
-    content: { ...rest, keptPosts: undefined, topics: rest.topics.map((topic) => ({ ...topic, html: '', text: '' })) },
+    // The build's records hold no post where its memory holds it (../content/load.ts, withoutPosts): only the others are copied without.
+    content: { ...rest, keptPosts: undefined, topics: rest.topics.map((topic) => (topic.html === '' && topic.text === '' ? topic : { ...topic, html: '', text: '' })) },
     keys: rest.topics.map((topic) => reuse.topicKeys?.get(topic)),
     reuse: { listings: reuse.listings, fromShape: reuse.fromShape, fromTags: reuse.fromTags, inPlace: reuse.inPlace, previous: [...reuse.previous], routes: reuse.routes.previous },
   };
