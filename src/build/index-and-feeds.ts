@@ -11,7 +11,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { emitSearchIndex, type IndexReuse } from '../search/index-build.ts';
-import type { SortedWords } from '../search/sorted-words.ts';
+import { wordPostings, type SortedWords } from '../search/sorted-words.ts';
 import { readWordMemory, wordsAtWork, type RememberedTable, type WordMemoryFile } from './word-memory.ts';
 import { WORDS_FILE, type CoreFile } from '../search/index-format.ts';
 import { digest as sha1 } from '../content/digest.ts';
@@ -25,7 +25,8 @@ import type { RememberedFile } from './cache.ts';
 import type { RouteFiles } from './store.ts';
 import { postOf } from '../content/kept-posts.ts';
 import type { SiteContent, TopicKeys } from '../content/load.ts';
-import type { Topic } from '../content/topics.ts';
+import type { RenderedPost, Topic } from '../content/topics.ts';
+import { placesToSend, postPlace, sentTexts, type SentPlaces } from './chunk-posts.ts';
 
 type IndexedContent = Pick<SiteContent, 'topics' | 'members'> & { contentTypes: SiteContent['contentTypes']['list']; canonicalOf?: ReadonlyMap<string, string> };
 
@@ -127,9 +128,11 @@ export interface IndexAndFeedsThread {
   /**
    * Builds the index and the tag feeds of `content` and writes them into `outDir` (under
    * INDEX_FOLDER and tags/); the topics are sent without their HTML, which neither uses, and
-   * without the text of those `remembered` holds.
+   * without the text of those `remembered` holds. A post that `posts` (by file) has in a chunk file
+   * of the topic memory goes as its place there, and the thread reads its text when it reads its
+   * words: this thread reads no post for it, and neither thread holds every post at once.
    */
-  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles, read?: ReadDigests, remembered?: ReadonlySet<string>): IndexAndFeedsRun;
+  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles, read?: ReadDigests, remembered?: ReadonlySet<string>, posts?: ReadonlyMap<string, RenderedPost>): IndexAndFeedsRun;
 }
 
 /** What the thread says: which records it remembers the words of, that the feeds are written, then what it made. */
@@ -158,11 +161,18 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
   });
   return {
     remembered,
-    run(content, outDir, feedSettings, previous, { keys, listings, tags } = {}, known = new Set()) {
+    run(content, outDir, feedSettings, previous, { keys, listings, tags } = {}, known = new Set(), posts = new Map()) {
       // The records' keys, by position: a Map keyed by records does not cross to the thread.
       const recordKeys = keys ? content.topics.map((topic) => keys.get(topic) ?? '') : [];
-      // The text of a topic the build kept out of its record (SiteContent.keptPosts) is put back where the thread needs it.
-      const topics = content.topics.map((topic, i) => ({ ...topic, html: '', text: known.has(recordKeys[i] ?? '') ? '' : postOf(content, topic).text }) satisfies Topic);
+      const texts = placesToSend();
+      const topics = content.topics.map((topic, i): Topic => {
+        const bare = topic.html === '' && topic.text === '' ? topic : { ...topic, html: '', text: '' };
+        if (known.has(recordKeys[i] ?? '')) return bare;
+        const place = postPlace(posts.get(topic.file));
+        if (place) texts.note(i, place);
+        // The text of a post in no chunk file: the record's, or the one the build kept out of it (SiteContent.keptPosts).
+        return place ? bare : { ...bare, text: postOf(content, topic).text };
+      });
       worker.ref();
       let feedsAreWritten = () => {};
       const feeds = new Promise<void>((resolve) => (feedsAreWritten = resolve));
@@ -175,7 +185,7 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
           void worker.terminate();
         });
         worker.once('error', reject);
-        worker.postMessage({ topics, recordKeys, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds: feedSettings, previous, outDir, ...(listings ? { listings } : {}), ...(tags ? { tags } : {}) } satisfies WorkData);
+        worker.postMessage({ topics, texts: texts.sent, recordKeys, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds: feedSettings, previous, outDir, ...(listings ? { listings } : {}), ...(tags ? { tags } : {}) } satisfies WorkData);
       });
       // A thread that fails before the feeds are written fails the build through `done`: this only stops waiting.
       return { feedsWritten: Promise.race([feeds, done.then(() => undefined, () => undefined)]), done };
@@ -187,7 +197,7 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
  * `recordKeys`: each topic's record key, by position ('' where the reading gave none); `listings`
  * and `tags`: ReadDigests', when the reading gave them.
  */
-type WorkData = IndexedContent & { recordKeys: string[]; feeds: FeedSettings; previous: PreviousFiles; outDir: string; listings?: string; tags?: string };
+type WorkData = IndexedContent & { texts: SentPlaces; recordKeys: string[]; feeds: FeedSettings; previous: PreviousFiles; outDir: string; listings?: string; tags?: string };
 
 /** The word memory: where it is kept, and the table read from it when the thread started. */
 interface WordMemory {
@@ -235,7 +245,9 @@ function work(data: WorkData, words: WordMemory | undefined, feedsWritten: () =>
   // The postings shards: those the word memory says are the same as the last build's are taken
   // from the previous output (both files, or neither), the others made. Their bounds and keys are
   // remembered with the words.
-  const memory = words && wordsAtWork(words, (topic) => recordKeys.get(topic));
+  // A topic sent with its post's place reads its text from there as its words are read.
+  const texts = sentTexts(data.topics, data.texts);
+  const memory = words && wordsAtWork(words, (topic) => recordKeys.get(topic), texts.textOf);
   const shards = { bounds: [] as string[], keys: [] as Array<[string, string]> };
   const shard = (n: number, first: string, next: string | undefined) => {
     shards.bounds[n] = first;
@@ -259,7 +271,8 @@ function work(data: WorkData, words: WordMemory | undefined, feedsWritten: () =>
     const written = inputKey !== undefined || !files.keep(file, key);
     if (written) files.write(file, json);
     made.files.push({ file, key, written });
-  }, { key: tagFileKeys(data.contentTypes, digestOf), take, shard, earlier: (path) => files.keyOf(`${INDEX_FOLDER}/${path}`), ...(changedTags ? { unchanged: (tag: string) => !changedTags.has(tag) } : {}) }, { postings: memory?.postings, listing: listing?.core });
+  }, { key: tagFileKeys(data.contentTypes, digestOf), take, shard, earlier: (path) => files.keyOf(`${INDEX_FOLDER}/${path}`), ...(changedTags ? { unchanged: (tag: string) => !changedTags.has(tag) } : {}) }, { postings: memory?.postings ?? ((topics) => wordPostings(topics, texts.textOf)), listing: listing?.core });
+  texts.close();
   memory?.remember(shards);
   if (inputs) made.listingFiles = listing ? data.previous.listingFiles! : { inputs, files: made.files.flatMap(({ file }) => (LISTING_FILE.test(file) ? [file] : [])) };
   return made;

@@ -181,18 +181,18 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
   const remembered = previous ? listedAsRemembered(last.files, previous) : last.files;
   const madeByThread = ([file]: RememberedFile) => file.endsWith('/rss.xml') || file.startsWith(`${INDEX_FOLDER}/`);
   const inPlace = previous !== undefined;
+  // The renderings are remembered first (they describe the content as read, whatever becomes of the
+  // output): the index thread reads the posts' text from the memory's files, and this thread lets
+  // the posts go: a topic's page reads its own from there (1.4 KB of the heap a topic, held otherwise).
+  const posts = rememberPosts(cacheDir, code, loaded.memory);
+  data.save();
   // The topics whose words the thread remembers go without their text (it has read its memory meanwhile).
   const rememberedWords = await indexThread.remembered;
   const threadStarted = performance.now();
   const fromTags = tagsKey(loaded.content);
-  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace, feeds: last.routes.get(FEED_FILES), listingFiles: last.routes.get(LISTING_FILES) }, { keys: loaded.keys, listings: loaded.listings, tags: fromTags }, rememberedWords);
+  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace, feeds: last.routes.get(FEED_FILES), listingFiles: last.routes.get(LISTING_FILES) }, { keys: loaded.keys, listings: loaded.listings, tags: fromTags }, rememberedWords, posts);
   store.indexAndFeeds = thread.done;
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
-  // The thread has its own copy of the posts' text. The renderings are remembered now (they describe
-  // the content as read, whatever becomes of the output), and this thread lets the posts go: a
-  // topic's page reads its own from the memory's file (1.4 KB of the heap a topic, held otherwise).
-  const posts = rememberPosts(cacheDir, code, loaded.memory);
-  data.save();
   const { content, keys } = withoutPosts(loaded.content, loaded.keys, posts);
   const marks: BuildMarks = { prepared: 0, threadStarted };
   void store.indexAndFeeds.then((made) => (marks.threadSeconds = made.seconds), () => undefined);

@@ -15,22 +15,23 @@
  * A chunk file holds the records first and the posts' HTML and text after them, behind the two
  * parts' byte lengths: the records v8-serialized, each with where its post is in the second part,
  * and each post's HTML and text in UTF-8 (postBytes). A build reads the records of every chunk
- * from the file, and a post's HTML and text only when they are asked for, one post at a time: a
- * topic page rendered, a topic whose words the index thread does not have. A chunk written anew
- * copies the posts it keeps from their chunk's file as they are.
+ * from the file, and a post's HTML and text only when they are asked for, one post at a time
+ * (./chunk-posts.ts): a topic page rendered, a topic whose words the index thread does not have
+ * (read in that thread). A chunk written anew copies the posts it keeps from their chunk's file as they are.
  *
- * So the posts need not stay in the heap once read: a build hands its pages each post as its chunk
- * holds it (rememberPosts), and a topic's page reads its post as it renders. Held, they took
+ * So the posts need not stay in the heap once read: a build hands its pages and its index thread
+ * each post as its chunk holds it (rememberPosts), and a topic's page reads its post as it renders. Held, they took
  * 1.4 KB of the heap a topic: at 1,000,000 topics a third of Node's default heap limit.
  * Deserializing the records takes some 80 ms at 10,000 topics, their bytes' size hardly matters.
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { digest } from '../content/digest.ts';
 import { replaceFile } from '../cli/atomic-file.ts';
 import type { RememberedPost, RenderMemory } from '../content/read-topics.ts';
 import type { RenderedPost } from '../content/topics.ts';
+import { bodyBytes, PostInChunk, readPart, type ChunkBodies } from './chunk-posts.ts';
 
 const postsList = (cacheDir: string) => join(cacheDir, 'posts.json');
 const chunksFolder = (cacheDir: string) => join(cacheDir, 'posts');
@@ -53,90 +54,10 @@ function endsChunk(path: string, size: number): boolean {
   return hash % POSTS_PER_CHUNK === 0 || size >= 4 * POSTS_PER_CHUNK;
 }
 
-/** A chunk file's posts' part: where it is in the file, and its bytes while a chunk is written from them. */
-interface ChunkBodies {
-  name: string;
-  path: string;
-  start: number;
-  length: number;
-  bytes?: Buffer;
-}
-
 /** A chunk as read: its posts, and where their HTML and text are in its file. */
 interface StoredChunk {
   entries: Array<[string, RememberedPost]>;
   bodies: ChunkBodies;
-}
-
-/** `length` bytes of a file from `start`; fewer where the file is shorter. */
-function readPart(fd: number, start: number, length: number): Buffer {
-  const bytes = Buffer.allocUnsafe(length);
-  let done = 0;
-  while (done < length) {
-    const got = readSync(fd, bytes, done, length - done, start + done);
-    if (got === 0) break;
-    done += got;
-  }
-  return done === length ? bytes : bytes.subarray(0, done);
-}
-
-const damaged = (bodies: ChunkBodies) => new Error(`the build's topic memory is damaged (.tagsite-build/…/posts/${bodies.name}); run npm run build -- --clean`);
-
-/** `length` bytes of a chunk's posts' part from `at`. */
-function bodyBytes(bodies: ChunkBodies, at: number, length: number): Buffer {
-  if (bodies.bytes) return bodies.bytes.subarray(at, at + length);
-  let bytes: Buffer;
-  try {
-    // Builds of one output take turns, and this one deletes a chunk file only once it has written
-    // anew the chunks it read from it (rememberPosts): the file is there until then.
-    const fd = openSync(bodies.path, 'r');
-    try {
-      bytes = readPart(fd, bodies.start + at, length);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    throw damaged(bodies);
-  }
-  if (bytes.length !== length) throw damaged(bodies);
-  return bytes;
-}
-
-/**
- * A post whose HTML and text are in a chunk file: read from there each time they are asked for,
- * never held, so a build's posts are on the disk, not in its heap, until their page renders.
- */
-class PostInChunk implements RenderedPost {
-  readonly bodies: ChunkBodies;
-  readonly at: number;
-  readonly length: number;
-
-  constructor(bodies: ChunkBodies, at: number, length: number) {
-    this.bodies = bodies;
-    this.at = at;
-    this.length = length;
-  }
-
-  /** The post's bytes in the chunk (postBytes). */
-  bytes(): Buffer {
-    return bodyBytes(this.bodies, this.at, this.length);
-  }
-
-  /** The HTML and text, read at once. */
-  rendering(): RenderedPost {
-    const bytes = this.bytes();
-    const htmlEnd = bytes.length >= 4 ? 4 + bytes.readUInt32LE(0) : Infinity;
-    if (htmlEnd > bytes.length) throw damaged(this.bodies);
-    return { html: bytes.toString('utf8', 4, htmlEnd), text: bytes.toString('utf8', htmlEnd) };
-  }
-
-  get html(): string {
-    return this.rendering().html;
-  }
-
-  get text(): string {
-    return this.rendering().text;
-  }
 }
 
 /** A remembered post read from a chunk, with its record. */

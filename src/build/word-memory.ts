@@ -14,7 +14,7 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { replaceFile } from '../cli/atomic-file.ts';
-import { readPostings, type EarlierPostings, type PostingsTable } from '../search/word-postings.ts';
+import { readPostings, type EarlierPostings, type PostingsTable, type TextOf } from '../search/word-postings.ts';
 import { sortedWords, type SortedWords } from '../search/sorted-words.ts';
 import type { Topic } from '../content/topics.ts';
 import { sameShards, type SameShard, type ShardMemory } from './shard-reuse.ts';
@@ -172,11 +172,11 @@ export interface WordsAtWork {
  * topics the build sent without their text); says which of the last build's shards are the same
  * (./shard-reuse.ts), and remembers the words for the next build.
  */
-export function wordsAtWork({ file, table }: { file: WordMemoryFile; table?: RememberedTable }, keyOf: (topic: Topic) => string | undefined): WordsAtWork {
+export function wordsAtWork({ file, table }: { file: WordMemoryFile; table?: RememberedTable }, keyOf: (topic: Topic) => string | undefined, textOf?: TextOf): WordsAtWork {
   let remember: WordsAtWork['remember'] = () => {};
   const atWork: WordsAtWork = {
     postings: (topics) => {
-      const read = readPostings(topics, table && earlierPostings(table, keyOf));
+      const read = readPostings(topics, table && earlierPostings(table, keyOf), textOf);
       const same = table?.shards && sameShards(table, table.shards, read);
       if (same) atWork.same = same;
       remember = (shards) => rememberWords(file, read, topics.map((topic) => keyOf(topic) ?? ''), shards);

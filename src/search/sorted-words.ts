@@ -1,7 +1,7 @@
 // The terms of the search index in code-point order, with their postings handed out a run of terms
 // at a time (./index-build.ts writes them), from the topics' postings as read (./word-postings.ts).
 import type { Topic } from '../content/topics.ts';
-import { readPostings, type ReadPostings, type TermPostings } from './word-postings.ts';
+import { readPostings, type ReadPostings, type TermPostings, type TextOf } from './word-postings.ts';
 
 /** At most this many postings, and this many places, are laid out by term at a time (16 and 32 MB). */
 const LAID_OUT_POSTINGS = 1 << 22;
@@ -97,6 +97,6 @@ export function termPostings(read: ReadPostings, run?: { postings: number; place
 }
 
 /** Every term of the topics' titles and posts with its postings, in code-point order of the terms (`topics` in number order: ./index-build.ts topicNumbers). */
-export function wordPostings(topics: readonly Topic[]): SortedWords {
-  return sortedWords(readPostings(topics));
+export function wordPostings(topics: readonly Topic[], textOf?: TextOf): SortedWords {
+  return sortedWords(readPostings(topics, undefined, textOf));
 }

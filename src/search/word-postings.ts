@@ -3,6 +3,9 @@
 import type { Topic } from '../content/topics.ts';
 import { terms } from './words.ts';
 
+/** A topic's post's text: its record's, or read from where the build keeps it (../build/chunk-posts.ts). */
+export type TextOf = (topic: Topic) => string;
+
 /** A list of 32-bit integers that grows as it is pushed to: a big site's postings without a JS number per element. */
 class IntList {
   items: Int32Array;
@@ -96,9 +99,9 @@ export interface ReadPostings extends PostingsTable {
 /**
  * Reads every term of the topics' titles and posts, topic by topic (in the order given, which is
  * their ordinals: the index's topic numbers, ./index-build.ts topicNumbers). A topic found in `earlier` has its postings copied from there instead: the
- * same numbers its words give.
+ * same numbers its words give. `textOf` gives a topic's post's text (its record's own by default).
  */
-export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings): ReadPostings {
+export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings, textOf: TextOf = (topic) => topic.text): ReadPostings {
   // A rebuild's terms keep the earlier table's ids (a term only topics no longer here held is
   // dropped at the end), so its topics' postings are copied whole, not term by term.
   const table = earlier?.table;
@@ -147,7 +150,7 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
     slotTerm.length = occurrenceSlot.length = occurrencePlace.length = 0;
     note(terms(topic.title), ordinal);
     const titleOccurrences = occurrenceSlot.length;
-    note(terms(topic.text), ordinal);
+    note(terms(textOf(topic)), ordinal);
     const slots = slotTerm.length;
     // Per slot: its title and post occurrences, counted, then laid out slot by slot (a counting sort).
     const titles = new Int32Array(slots);
