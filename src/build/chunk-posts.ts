@@ -32,6 +32,7 @@ export function readPart(fd: number, start: number, length: number): Buffer {
   return done === length ? bytes : bytes.subarray(0, done);
 }
 
+/** The error of a chunk file that is gone or not as written: what to do about it. */
 export const damaged = (bodies: Pick<ChunkBodies, 'name'>) => new Error(`the build's topic memory is damaged (.tagsite-build/…/posts/${bodies.name}); run npm run build -- --clean`);
 
 /** Where a post's text starts in its bytes (postBytes): after its HTML. */
@@ -147,10 +148,11 @@ export function sentTexts<R extends { text: string }>(records: readonly R[], { c
     let fd = open.get(chunk);
     if (fd !== undefined) open.delete(chunk);
     else {
-      if (open.size >= filesOpen) for (const [oldest, file] of open) {
-        closeSync(file);
-        open.delete(oldest);
-        break;
+      // The file read from longest ago is closed first.
+      const [oldest] = open.size >= filesOpen ? open : [];
+      if (oldest) {
+        closeSync(oldest[1]);
+        open.delete(oldest[0]);
       }
       fd = openSync(chunks[chunk]!, 'r');
     }
