@@ -33,7 +33,19 @@ export function readPart(fd: number, start: number, length: number): Buffer {
 }
 
 /** The error of a chunk file that is gone or not as written: what to do about it. */
-export const damaged = (bodies: Pick<ChunkBodies, 'name'>) => new Error(`the build's topic memory is damaged (.tagsite-build/…/posts/${bodies.name}); run npm run build -- --clean`);
+const damaged = (bodies: Pick<ChunkBodies, 'name'>) => new Error(`the build's topic memory is damaged (.tagsite-build/…/posts/${bodies.name}); run npm run build -- --clean`);
+
+/** The `length` bytes of a chunk file that `read` reads: the memory is damaged when they cannot be read, or are fewer. */
+function wholePart(bodies: Pick<ChunkBodies, 'name'>, length: number, read: () => Buffer): Buffer {
+  let bytes: Buffer;
+  try {
+    bytes = read();
+  } catch {
+    throw damaged(bodies);
+  }
+  if (bytes.length !== length) throw damaged(bodies);
+  return bytes;
+}
 
 /** Where a post's text starts in its bytes (postBytes): after its HTML. */
 function textStart(bytes: Buffer, bodies: Pick<ChunkBodies, 'name'>): number {
@@ -45,21 +57,16 @@ function textStart(bytes: Buffer, bodies: Pick<ChunkBodies, 'name'>): number {
 /** `length` bytes of a chunk's posts' part from `at`. */
 export function bodyBytes(bodies: ChunkBodies, at: number, length: number): Buffer {
   if (bodies.bytes) return bodies.bytes.subarray(at, at + length);
-  let bytes: Buffer;
-  try {
-    // Builds of one output take turns, and this one deletes a chunk file only once it has written
-    // anew the chunks it read from it (rememberPosts): the file is there until then.
+  // Builds of one output take turns, and this one deletes a chunk file only once it has written
+  // anew the chunks it read from it (rememberPosts): the file is there until then.
+  return wholePart(bodies, length, () => {
     const fd = openSync(bodies.path, 'r');
     try {
-      bytes = readPart(fd, bodies.start + at, length);
+      return readPart(fd, bodies.start + at, length);
     } finally {
       closeSync(fd);
     }
-  } catch {
-    throw damaged(bodies);
-  }
-  if (bytes.length !== length) throw damaged(bodies);
-  return bytes;
+  });
 }
 
 /**
@@ -165,13 +172,7 @@ export function sentTexts<R extends { text: string }>(records: readonly R[], { c
       if (!place) return record.text;
       const [chunk, start, length] = place;
       const file = { name: basename(chunks[chunk]!) };
-      let bytes: Buffer;
-      try {
-        bytes = readPart(fileOf(chunk), start, length);
-      } catch {
-        throw damaged(file);
-      }
-      if (bytes.length !== length) throw damaged(file);
+      const bytes = wholePart(file, length, () => readPart(fileOf(chunk), start, length));
       return bytes.toString('utf8', textStart(bytes, file));
     },
     close() {
