@@ -11,13 +11,27 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { RenderedPost } from '../content/topics.ts';
 
-/** A chunk file's posts' part: where it is in the file, and its bytes while a chunk is written from them. */
+/**
+ * A chunk file's posts' part: where it is in the file, and while a chunk is written from them,
+ * those of its bytes that hold the posts copied (`bytes`, from `bytesAt` in the part on).
+ */
 export interface ChunkBodies {
   name: string;
   path: string;
   start: number;
   length: number;
   bytes?: Buffer;
+  bytesAt?: number;
+}
+
+/** A post's HTML and text as a chunk holds them: the HTML's byte length (4 bytes), then both in UTF-8. */
+export function postBytes({ html, text }: RenderedPost): Buffer {
+  const htmlLength = Buffer.byteLength(html);
+  const bytes = Buffer.allocUnsafe(4 + htmlLength + Buffer.byteLength(text));
+  bytes.writeUInt32LE(htmlLength, 0);
+  bytes.write(html, 4);
+  bytes.write(text, 4 + htmlLength);
+  return bytes;
 }
 
 /** `length` bytes of a file from `start`; fewer where the file is shorter. */
@@ -56,7 +70,10 @@ function textStart(bytes: Buffer, bodies: Pick<ChunkBodies, 'name'>): number {
 
 /** `length` bytes of a chunk's posts' part from `at`. */
 export function bodyBytes(bodies: ChunkBodies, at: number, length: number): Buffer {
-  if (bodies.bytes) return bodies.bytes.subarray(at, at + length);
+  if (bodies.bytes) {
+    const from = at - (bodies.bytesAt ?? 0);
+    return bodies.bytes.subarray(from, from + length);
+  }
   // Builds of one output take turns, and this one deletes a chunk file only once it has written
   // anew the chunks it read from it (rememberPosts): the file is there until then.
   return wholePart(bodies, length, () => {

@@ -27,6 +27,7 @@ import { hostLimitWarnings, measureSite, redirectRulesWarning, sizeLine } from '
 import { folderListing, withFolder } from './folder-files.ts';
 import { carryOver, codeDigest, forgetPages, keysOf, listedAsRemembered, noteSource, pruneCaches, rememberedOutput, rememberPages, shapeKey, tagsKey, unchangedFiles, type RememberedFile } from './cache.ts';
 import { rememberedPosts, rememberPosts } from './post-memory.ts';
+import { forgetSpill, spillFolder } from '../content/post-spill.ts';
 import { dataMemory } from './data-memory.ts';
 import { FEED_FILES, INDEX_FOLDER, indexAndFeedsThread, LISTING_FILES } from './index-and-feeds.ts';
 import { wordMemoryFile } from './word-memory.ts';
@@ -159,7 +160,7 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
   // 1–2. Load and validate: every problem of options and content, before anything is written.
   const source: ContentSource = { root, contentDir, excerptLength: settings.excerptLength };
   const data = dataMemory(cacheDir, code, root, settings.limits);
-  const loaded = await loadContentInParallel({ ...source, limits: settings.limits, dataMemory: data }, rememberedPosts(cacheDir, code), stamps);
+  const loaded = await loadContentInParallel({ ...source, limits: settings.limits, dataMemory: data, spill: spillFolder(cacheDir) }, rememberedPosts(cacheDir, code), stamps);
   const previous = await checkedOutput;
   const siteRoot = siteRootUrl(settings.site, settings.base);
   const problems = [...settings.problems, ...siteProblems(settings.site, loaded.content.topics.some((topic) => topic.workflow)), ...loaded.problems];
@@ -228,10 +229,9 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   // 5. Write: the list's cache headers, the search index, tag feeds and sitemap, and the pages reused from the last build.
   writeWorkflowHeaders(fresh, settings.workflowLists.paths, settings.base, settings.workflowLists.cacheSeconds);
   writeSecurityHeaders(fresh, settings.base, settings.securityHeaders);
-  const { topics, tags } = store.content!;
+  const { topics, tags, oldAddresses } = store.content!;
   const redirects = tagRedirects(tags.canonicalOf, new Set(topics.flatMap((topic) => topic.tags)));
   writeRedirects(fresh, redirects, settings.base, "Tag synonyms (content/tags.json): a synonym's tag page and feed lead to its tag's.");
-  const { oldAddresses } = store.content!;
   writeRedirects(fresh, oldAddressRedirects(oldAddresses), settings.base, 'Old addresses (aliases in the content): each leads to its new page. The 404 page sends those with a query string, and any address with a known id.');
   const oldPages = oldAddresses.flatMap(({ key, file }) => (file ? [key.endsWith('/') ? key : `${key}/`] : []));
   rmSync(join(fresh, '.prerender'), { recursive: true, force: true });
@@ -241,8 +241,7 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   const rest = [...reuse.reused].filter((file) => !reuse.carried.has(file));
   if (!reuse.inPlace) carryOver(rest, settings.outDir, fresh);
   for (const file of rest) reuse.carried.add(file);
-  // While this thread would otherwise wait for the index: once the feeds are written, the new site
-  // is listed but for its index (a walk of 190,000 files at 100,000 topics).
+  // While this thread would otherwise wait for the index: once the feeds are written, the new site is listed but for its index (190,000 files at 100,000 topics).
   await waitFor(build.feedsWritten);
   let listed = build.previous ? undefined : folderListing(fresh, INDEX_FOLDER);
   const indexAndFeeds = await waitFor(store.indexAndFeeds!);
@@ -269,6 +268,7 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   const warnings = [...hostLimitWarnings(size), ...(redirectsWarning ? [redirectsWarning] : [])];
   rememberPages(build.cacheDir, build.code, reuse.next, output.files, routesToRemember(reuse.routes));
   rmSync(workFolder(settings.root), { recursive: true, force: true });
+  forgetSpill(spillFolder(build.cacheDir)); // the posts this build read are in its topic memory
   progress.done();
   // Said by `astro build` as by `npm run build`: before the site is deployed anywhere.
   console.log(indexAndFeeds.intersections);

@@ -31,7 +31,7 @@ import { digest } from '../content/digest.ts';
 import { replaceFile } from '../cli/atomic-file.ts';
 import type { RememberedPost, RenderMemory } from '../content/read-topics.ts';
 import type { RenderedPost } from '../content/topics.ts';
-import { bodyBytes, PostInChunk, readPart, type ChunkBodies } from './chunk-posts.ts';
+import { bodyBytes, PostInChunk, postBytes, readPart, type ChunkBodies } from './chunk-posts.ts';
 
 const postsList = (cacheDir: string) => join(cacheDir, 'posts.json');
 const chunksFolder = (cacheDir: string) => join(cacheDir, 'posts');
@@ -133,29 +133,28 @@ function storedChunk(entries: Array<[string, RememberedPost]>): StoredChunk | un
   return stored;
 }
 
-/** A post's HTML and text as a chunk holds them: the HTML's byte length (4 bytes), then both in UTF-8. */
-function postBytes({ html, text }: RenderedPost): Buffer {
-  const htmlLength = Buffer.byteLength(html);
-  const bytes = Buffer.allocUnsafe(4 + htmlLength + Buffer.byteLength(text));
-  bytes.writeUInt32LE(htmlLength, 0);
-  bytes.write(html, 4);
-  bytes.write(text, 4 + htmlLength);
-  return bytes;
-}
-
 /** A chunk file's parts for `entries`: the records, then the posts' HTML and text (postBytes). */
 function chunkParts(entries: Array<[string, RememberedPost]>): { records: Buffer; bodies: Buffer[]; ranges: Array<PostRecord['body']> } {
-  // The posts of an earlier chunk are copied as they are in its file, read whole once.
-  const sources = new Set(entries.flatMap(([, post]) => (post instanceof PostInChunk && !post.bodies.bytes ? [post.bodies] : [])));
+  // The posts of an earlier chunk, or of a spill file (../content/post-spill.ts), are copied as they
+  // are in its file: the part of it that holds them, read once.
+  const sources = new Map<ChunkBodies, [from: number, to: number]>();
+  for (const [, post] of entries) {
+    if (!(post instanceof PostInChunk) || post.bodies.bytes) continue;
+    const [from, to] = sources.get(post.bodies) ?? [post.at, post.at];
+    sources.set(post.bodies, [Math.min(from, post.at), Math.max(to, post.at + post.length)]);
+  }
   try {
-    for (const source of sources) source.bytes = bodyBytes(source, 0, source.length);
+    for (const [source, [from, to]] of sources) Object.assign(source, { bytes: bodyBytes(source, from, to - from), bytesAt: from });
     let at = 0;
     const bodies = entries.map(([, post]) => (post instanceof PostInChunk ? post.bytes() : postBytes(post)));
     const ranges = bodies.map((body): PostRecord['body'] => [(at += body.length) - body.length, body.length]);
     const records = entries.map(([file, { digest, read }], i): [string, PostRecord] => [file, { digest, body: ranges[i]!, ...(read ? { read } : {}) }]);
     return { records: serialize(records), bodies, ranges };
   } finally {
-    for (const source of sources) delete source.bytes;
+    for (const source of sources.keys()) {
+      delete source.bytes;
+      delete source.bytesAt;
+    }
   }
 }
 

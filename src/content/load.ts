@@ -18,6 +18,7 @@ import { oldAddresses, SITE_SECTIONS, type OldAddress } from './aliases.ts';
 import { memberKey } from '../model/members.ts';
 import { contentFolderProblem, linkProblem, realContentFolder, toPosix, topicFiles } from './content-files.ts';
 import { readInThread } from './reading-thread.ts';
+import { forgetSpill, spillTo } from './post-spill.ts';
 
 /** Everything a site is built from, validated and normalised. */
 export interface SiteContent {
@@ -49,6 +50,8 @@ export interface LoadOptions {
   limits?: Limits;
   /** What an earlier build's reading of the data files gave (a build's only: ../build/data-memory.ts). */
   dataMemory?: DataMemory;
+  /** The folder loadContentInParallel spills the posts it renders into (a build's only: ./post-spill.ts); emptied first. */
+  spill?: string;
 }
 
 /**
@@ -246,8 +249,17 @@ export async function loadContentInParallel(options: LoadOptions, memory?: Rende
   const share = Math.ceil(files.length / threads);
   const parts = Array.from({ length: threads }, (_, i) => files.slice(i * share, (i + 1) * share));
   const memoryOf = (part: string[]) => new Map(part.flatMap((file) => (memory?.has(file) ? [[file, plainPost(memory.get(file)!)] as const] : [])));
-  const workers = parts.slice(1).map((part) => readInThread(options.root, part, context, memoryOf(part)));
-  const mine = readTopicFiles(options.root, parts[0]!, context, memoryOf(parts[0]!));
+  // Each thread spills the posts it renders into a file of its own, named by its share.
+  if (options.spill) forgetSpill(options.spill);
+  const spill = (n: number) => (options.spill ? { folder: options.spill, name: `${n}.posts` } : undefined);
+  const workers = parts.slice(1).map((part, i) => readInThread(options.root, part, context, memoryOf(part), spill(i + 1)));
+  const spilling = options.spill ? spillTo(options.spill, '0.posts') : undefined;
+  let mine: TopicResult[];
+  try {
+    mine = readTopicFiles(options.root, parts[0]!, context, memoryOf(parts[0]!), spilling?.settle);
+  } finally {
+    spilling?.close();
+  }
   const read = [mine, ...(await Promise.all(workers))].flat();
   let next = 0;
   return assemble(prepared, kept.map((result) => result ?? read[next++]!));

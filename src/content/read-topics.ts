@@ -74,32 +74,36 @@ export const plainPost = (post: RememberedPost): RememberedPost => ({ digest: po
 /**
  * Reads topic files (in any thread). A file unchanged since the build that left `memory` (same
  * stamp, same settings) is not read again; otherwise its post is rendered anew unless `memory`
- * holds its rendering of the same Markdown.
+ * holds its rendering of the same Markdown. Each result goes through `settle` as it is made (a
+ * build's spills its post: ./post-spill.ts).
  */
-export function readTopicFiles(root: string, files: readonly string[], context: TopicContext, memory?: RenderMemory): TopicResult[] {
+export function readTopicFiles(root: string, files: readonly string[], context: TopicContext, memory?: RenderMemory, settle: (result: TopicResult) => TopicResult = (result) => result): TopicResult[] {
   const settings = contextKey(context);
-  return files.map((file) => {
-    const path = join(root, file);
-    // Only a build keeps a memory: validate and `astro dev` read every file and remember nothing.
-    const stamp = memory ? fileStamp(path) : undefined;
-    const kept = memory && keptTopic(file, stamp, settings, memory);
-    if (kept) return kept;
-    const earlier = memory?.get(file);
-    let remembered: RememberedPost | undefined;
-    const render = (markdown: string): RenderedPost => {
-      const digest = sha1(markdown);
-      remembered = earlier?.digest === digest ? { digest, html: earlier.html, text: earlier.text } : { digest, ...renderPost(markdown) };
-      return remembered;
-    };
-    const limits = context.limits ?? DEFAULT_LIMITS;
-    const source = readSourceText(path, file, limits.topicFileBytes, limitName('topicFileBytes'));
-    if (typeof source !== 'string') return { file, problems: [source] };
-    const result = readTopic(file, source, { ...context, render });
-    if (remembered && result.topic && stamp !== undefined) {
-      // A copy with the post emptied, not without it: the topic made from it again has its keys in the same order.
-      const topic = { ...result.topic, html: '', text: '' };
-      remembered.read = { stamp, context: settings, topic, key: topicRecordKey(result.topic), listingKey: topicRecordKey(topic), ...(result.workflowFile ? { workflowFile: result.workflowFile } : {}) };
-    }
-    return { file, ...result, ...(remembered ? { remembered } : {}) };
-  });
+  return files.map((file) => settle(readTopicFile(root, file, context, settings, memory)));
+}
+
+/** One topic file, as readTopicFiles reads it under `settings` (contextKey). */
+function readTopicFile(root: string, file: string, context: TopicContext, settings: string, memory?: RenderMemory): TopicResult {
+  const path = join(root, file);
+  // Only a build keeps a memory: validate and `astro dev` read every file and remember nothing.
+  const stamp = memory ? fileStamp(path) : undefined;
+  const kept = memory && keptTopic(file, stamp, settings, memory);
+  if (kept) return kept;
+  const earlier = memory?.get(file);
+  let remembered: RememberedPost | undefined;
+  const render = (markdown: string): RenderedPost => {
+    const digest = sha1(markdown);
+    remembered = earlier?.digest === digest ? { digest, html: earlier.html, text: earlier.text } : { digest, ...renderPost(markdown) };
+    return remembered;
+  };
+  const limits = context.limits ?? DEFAULT_LIMITS;
+  const source = readSourceText(path, file, limits.topicFileBytes, limitName('topicFileBytes'));
+  if (typeof source !== 'string') return { file, problems: [source] };
+  const result = readTopic(file, source, { ...context, render });
+  if (remembered && result.topic && stamp !== undefined) {
+    // A copy with the post emptied, not without it: the topic made from it again has its keys in the same order.
+    const topic = { ...result.topic, html: '', text: '' };
+    remembered.read = { stamp, context: settings, topic, key: topicRecordKey(result.topic), listingKey: topicRecordKey(topic), ...(result.workflowFile ? { workflowFile: result.workflowFile } : {}) };
+  }
+  return { file, ...result, ...(remembered ? { remembered } : {}) };
 }
