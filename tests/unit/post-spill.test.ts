@@ -36,10 +36,7 @@ it('spills every post it renders, by each thread into its own file, and gives ea
   expect(spilled.content.topics.map((topic) => spilled.keys.get(topic))).toEqual(held.content.topics.map((topic) => held.keys.get(topic)));
   expect(spilled.listings).toBe(held.listings);
   // Every post is in a spill file, none in the heap.
-  for (const post of spilled.memory.values()) {
-    expect(post).toBeInstanceOf(PostInChunk);
-    expect((post as PostInChunk).bodies.path.startsWith(spill)).toBe(true);
-  }
+  for (const post of spilled.memory.values()) expect(post instanceof PostInChunk && post.bodies.path.startsWith(spill), 'a post in a spill file').toBe(true);
   const bytes = readdirSync(spill).reduce((sum, name) => sum + readFileSync(join(spill, name)).length, 0);
   expect(bytes).toBe(content.topics.reduce((sum, { html, text }) => sum + 4 + Buffer.byteLength(html) + Buffer.byteLength(text), 0));
   forgetSpill(spill);
