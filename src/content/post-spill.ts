@@ -2,9 +2,9 @@
  * The posts a build renders as it reads its topic files, each written to a spill file at once and
  * let go: its result keeps only where the post is (SpilledPost), as a post taken from the topic
  * memory does (../build/chunk-posts.ts PostInChunk), and its topic goes without it (the build keeps
- * it apart: SiteContent.keptPosts, ./load.ts). So no thread holds every post it has read until the
- * whole content is read: some 2.5 KB of heap a topic in a clean build, 2.5 GB at 1,000,000 topics,
- * on top of the records. Each reading thread writes a file of its own in the build's spill folder;
+ * it apart: SiteContent.keptPosts, ./load.ts). So a thread holds none of the posts it has read
+ * while the rest of the content is read: some 2.5 KB of heap a topic in a clean build, 2.5 GB at
+ * 1,000,000 topics, on top of the records. Each reading thread writes a file of its own in the build's spill folder;
  * the build copies the posts into the topic memory's chunks (../build/post-memory.ts rememberPosts)
  * and deletes the folder once its site is in place, and before it reads the content.
  */

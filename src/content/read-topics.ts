@@ -75,7 +75,7 @@ export const plainPost = (post: RememberedPost): RememberedPost => ({ digest: po
  * Reads topic files (in any thread). A file unchanged since the build that left `memory` (same
  * stamp, same settings) is not read again; otherwise its post is rendered anew unless `memory`
  * holds its rendering of the same Markdown. Each result goes through `settle` as it is made (a
- * build's spills its post: ./post-spill.ts).
+ * build's writes the post to a spill file: ./post-spill.ts).
  */
 export function readTopicFiles(root: string, files: readonly string[], context: TopicContext, memory?: RenderMemory, settle: (result: TopicResult) => TopicResult = (result) => result): TopicResult[] {
   const settings = contextKey(context);
