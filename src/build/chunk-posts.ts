@@ -10,6 +10,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { RenderedPost } from '../content/topics.ts';
+import type { RememberedPost } from '../content/read-topics.ts';
 
 /**
  * A chunk file's posts' part: where it is in the file, and while a chunk is written from them,
@@ -121,6 +122,21 @@ export class PostInChunk implements RenderedPost {
   get text(): string {
     const bytes = this.bytes();
     return bytes.toString('utf8', textStart(bytes, this.bodies));
+  }
+}
+
+/**
+ * A remembered post (the digest of its Markdown, and its record) whose HTML and text are in a file
+ * of posts: a chunk's (./post-memory.ts), or a spill file (../content/post-spill.ts).
+ */
+export class RememberedInChunk extends PostInChunk implements RememberedPost {
+  readonly digest: string;
+  readonly read?: RememberedPost['read'];
+
+  constructor(bodies: ChunkBodies, at: number, length: number, digest: string, read?: RememberedPost['read']) {
+    super(bodies, at, length);
+    this.digest = digest;
+    if (read) this.read = read;
   }
 }
 

@@ -31,7 +31,7 @@ import { digest } from '../content/digest.ts';
 import { replaceFile } from '../cli/atomic-file.ts';
 import type { RememberedPost, RenderMemory } from '../content/read-topics.ts';
 import type { RenderedPost } from '../content/topics.ts';
-import { bodyBytes, PostInChunk, postBytes, readPart, type ChunkBodies } from './chunk-posts.ts';
+import { bodyBytes, PostInChunk, postBytes, readPart, RememberedInChunk, type ChunkBodies } from './chunk-posts.ts';
 
 const postsList = (cacheDir: string) => join(cacheDir, 'posts.json');
 const chunksFolder = (cacheDir: string) => join(cacheDir, 'posts');
@@ -61,16 +61,12 @@ interface StoredChunk {
 }
 
 /** A remembered post read from a chunk, with its record. */
-class StoredPost extends PostInChunk implements RememberedPost {
-  readonly digest: string;
-  readonly read?: RememberedPost['read'];
+class StoredPost extends RememberedInChunk {
   /** The chunk it was read from. */
   readonly chunk: StoredChunk;
 
   constructor(record: PostRecord, chunk: StoredChunk) {
-    super(chunk.bodies, record.body[0], record.body[1]);
-    this.digest = record.digest;
-    if (record.read) this.read = record.read;
+    super(chunk.bodies, record.body[0], record.body[1], record.digest, record.read);
     this.chunk = chunk;
   }
 }

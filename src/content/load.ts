@@ -253,7 +253,8 @@ export async function loadContentInParallel(options: LoadOptions, memory?: Rende
   if (options.spill) forgetSpill(options.spill);
   const spill = (n: number) => (options.spill ? { folder: options.spill, name: `${n}.posts` } : undefined);
   const workers = parts.slice(1).map((part, i) => readInThread(options.root, part, context, memoryOf(part), spill(i + 1)));
-  const spilling = options.spill ? spillTo(options.spill, '0.posts') : undefined;
+  const own = spill(0);
+  const spilling = own && spillTo(own);
   let mine: TopicResult[];
   try {
     mine = readTopicFiles(options.root, parts[0]!, context, memoryOf(parts[0]!), spilling?.settle);

@@ -1,7 +1,7 @@
 /**
  * The posts a build renders as it reads its topic files, each written to a spill file at once and
- * let go: its result keeps only where the post is (SpilledPost), as a post taken from the topic
- * memory does (../build/chunk-posts.ts PostInChunk), and its topic goes without it (the build keeps
+ * let go: its result keeps only where the post is (../build/chunk-posts.ts RememberedInChunk), as
+ * a post taken from the topic memory does, and its topic goes without it (the build keeps
  * it apart: SiteContent.keptPosts, ./load.ts). So a thread holds none of the posts it has read
  * while the rest of the content is read: some 2.5 KB of heap a topic in a clean build, 2.5 GB at
  * 1,000,000 topics, on top of the records. Each reading thread writes a file of its own in the build's spill folder;
@@ -10,26 +10,20 @@
  */
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { PostInChunk, postBytes, type ChunkBodies } from '../build/chunk-posts.ts';
+import { PostInChunk, postBytes, RememberedInChunk, type ChunkBodies } from '../build/chunk-posts.ts';
 import type { RememberedPost, TopicResult } from './read-topics.ts';
+
+/** A reading thread's spill file: its folder and name. */
+export interface SpillFile {
+  folder: string;
+  name: string;
+}
 
 /** The build's spill folder, in its cache folder. */
 export const spillFolder = (cacheDir: string) => join(cacheDir, 'spill');
 
 /** Deletes a spill folder and what it holds. */
 export const forgetSpill = (folder: string) => rmSync(folder, { recursive: true, force: true });
-
-/** A post in a spill file, with what the topic memory notes of it. */
-export class SpilledPost extends PostInChunk implements RememberedPost {
-  readonly digest: string;
-  readonly read?: RememberedPost['read'];
-
-  constructor(bodies: ChunkBodies, at: number, length: number, digest: string, read?: RememberedPost['read']) {
-    super(bodies, at, length);
-    this.digest = digest;
-    if (read) this.read = read;
-  }
-}
 
 /** A spill file being written: `settle` spills a result's post (readTopicFiles), `close` ends the file. */
 export interface Spill {
@@ -38,7 +32,7 @@ export interface Spill {
 }
 
 /** Starts the spill file `name` in `folder` (made if need be). */
-export function spillTo(folder: string, name: string): Spill {
+export function spillTo({ folder, name }: SpillFile): Spill {
   mkdirSync(folder, { recursive: true });
   const path = join(folder, name);
   const fd = openSync(path, 'w');
@@ -50,7 +44,7 @@ export function spillTo(folder: string, name: string): Spill {
       if (!remembered || remembered instanceof PostInChunk) return result;
       const bytes = postBytes(remembered);
       for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, bodies.length + done);
-      const post = new SpilledPost(bodies, bodies.length, bytes.length, remembered.digest, remembered.read);
+      const post = new RememberedInChunk(bodies, bodies.length, bytes.length, remembered.digest, remembered.read);
       bodies.length += bytes.length;
       // The topic goes without its post where it holds the same one (it always does, as read).
       const same = topic && topic.html === remembered.html && topic.text === remembered.text;
@@ -62,10 +56,10 @@ export function spillTo(folder: string, name: string): Spill {
 
 /**
  * A result as a reading thread sent it, its spilled post (a plain object once copied across)
- * made a SpilledPost again; other results as they are.
+ * made a RememberedInChunk again; other results as they are.
  */
 export function revivedSpill(result: TopicResult): TopicResult {
   const post = result.remembered as (RememberedPost & Partial<Pick<PostInChunk, 'bodies' | 'at' | 'length'>>) | undefined;
   if (!post?.bodies || post instanceof PostInChunk) return result;
-  return { ...result, remembered: new SpilledPost(post.bodies, post.at!, post.length!, post.digest, post.read) };
+  return { ...result, remembered: new RememberedInChunk(post.bodies, post.at!, post.length!, post.digest, post.read) };
 }

@@ -7,13 +7,7 @@ import { THREAD_LIMITS } from '../build/threads.ts';
 import type { RenderMemory, TopicResult } from './read-topics.ts';
 import type { TopicContext } from './topics.ts';
 import { PostInChunk } from '../build/chunk-posts.ts';
-import { revivedSpill } from './post-spill.ts';
-
-/** A reading thread's spill file: its folder and name. */
-export interface SpillFile {
-  folder: string;
-  name: string;
-}
+import { revivedSpill, type SpillFile } from './post-spill.ts';
 
 /**
  * A reading thread's results as it sends them: each post once, in its remembered rendering. A
