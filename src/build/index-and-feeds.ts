@@ -161,18 +161,9 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
   });
   return {
     remembered,
-    run(content, outDir, feedSettings, previous, { keys, listings, tags } = {}, known = new Set(), posts = new Map()) {
-      // The records' keys, by position: a Map keyed by records does not cross to the thread.
-      const recordKeys = keys ? content.topics.map((topic) => keys.get(topic) ?? '') : [];
-      const texts = placesToSend();
-      const topics = content.topics.map((topic, i): Topic => {
-        const bare = topic.html === '' && topic.text === '' ? topic : { ...topic, html: '', text: '' };
-        if (known.has(recordKeys[i] ?? '')) return bare;
-        const place = postPlace(posts.get(topic.file));
-        if (place) texts.note(i, place);
-        // The text of a post in no chunk file: the record's, or the one the build kept out of it (SiteContent.keptPosts).
-        return place ? bare : { ...bare, text: postOf(content, topic).text };
-      });
+    run(content, outDir, feedSettings, previous, read = {}, known = new Set(), posts = new Map()) {
+      // The content is sent now and not held here: the listeners below last until the thread is done.
+      if (!failure) worker.postMessage(workData(content, outDir, feedSettings, previous, read, known, posts));
       worker.ref();
       let feedsAreWritten = () => {};
       const feeds = new Promise<void>((resolve) => (feedsAreWritten = resolve));
@@ -185,7 +176,6 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
           void worker.terminate();
         });
         worker.once('error', reject);
-        worker.postMessage({ topics, texts: texts.sent, recordKeys, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds: feedSettings, previous, outDir, ...(listings ? { listings } : {}), ...(tags ? { tags } : {}) } satisfies WorkData);
       });
       // A thread that fails before the feeds are written fails the build through `done`: this only stops waiting.
       return { feedsWritten: Promise.race([feeds, done.then(() => undefined, () => undefined)]), done };
@@ -193,10 +183,23 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
   };
 }
 
-/**
- * `recordKeys`: each topic's record key, by position ('' where the reading gave none); `listings`
- * and `tags`: ReadDigests', when the reading gave them.
- */
+/** What IndexAndFeedsThread.run sends the thread (see there). */
+function workData(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles, { keys, listings, tags }: ReadDigests, known: ReadonlySet<string>, posts: ReadonlyMap<string, RenderedPost>): WorkData {
+  // The records' keys, by position: a Map keyed by records does not cross to the thread.
+  const recordKeys = keys ? content.topics.map((topic) => keys.get(topic) ?? '') : [];
+  const texts = placesToSend();
+  const topics = content.topics.map((topic, i): Topic => {
+    const bare = topic.html === '' && topic.text === '' ? topic : { ...topic, html: '', text: '' };
+    if (known.has(recordKeys[i] ?? '')) return bare;
+    const place = postPlace(posts.get(topic.file));
+    if (place) texts.note(i, place);
+    // The text of a post in no chunk file: the record's, or the one the build kept out of it (SiteContent.keptPosts).
+    return place ? bare : { ...bare, text: postOf(content, topic).text };
+  });
+  return { topics, texts: texts.sent, recordKeys, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds, previous, outDir, ...(listings ? { listings } : {}), ...(tags ? { tags } : {}) };
+}
+
+/** `recordKeys`: each topic's record key, by position ('' where the reading gave none); `listings` and `tags`: ReadDigests', when the reading gave them. */
 type WorkData = IndexedContent & { texts: SentPlaces; recordKeys: string[]; feeds: FeedSettings; previous: PreviousFiles; outDir: string; listings?: string; tags?: string };
 
 /** The word memory: where it is kept, and the table read from it when the thread started. */

@@ -99,7 +99,8 @@ export function withoutPosts(content: SiteContent, keys: TopicKeys, kept: Readon
   const topics = content.topics.map((topic) => {
     const post = kept.get(topic.file);
     if (post) keptPosts.set(topic.slug, post);
-    const record = post ? { ...topic, html: '', text: '' } : { ...topic, text: '' };
+    const bare = topic.html === '' && topic.text === '';
+    const record = post ? (bare ? topic : { ...topic, html: '', text: '' }) : { ...topic, text: '' };
     const key = keys.get(topic);
     if (key !== undefined) without.set(record, key);
     return record;

@@ -46,9 +46,10 @@ export function spillTo({ folder, name }: SpillFile): Spill {
       for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, bodies.length + done);
       const post = new RememberedInChunk(bodies, bodies.length, bytes.length, remembered.digest, remembered.read);
       bodies.length += bytes.length;
-      // The topic goes without its post where it holds the same one (it always does, as read).
+      // The topic goes without its post where it holds the same one (it always does, as read): as
+      // the record remembered, the same object, so that a thread's message carries it once.
       const same = topic && topic.html === remembered.html && topic.text === remembered.text;
-      return { ...result, remembered: post, ...(same ? { topic: { ...topic, html: '', text: '' } } : {}) };
+      return { ...result, remembered: post, ...(same ? { topic: remembered.read?.topic ?? { ...topic, html: '', text: '' } } : {}) };
     },
     close: () => closeSync(fd),
   };
