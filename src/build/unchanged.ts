@@ -74,6 +74,9 @@ export function contentListing(contentDir: string): ContentListing {
   return stampListing(contentDir);
 }
 
+/** A listing without the files' stamps (none noted): what a build's stamp takes of it (stampBuild). */
+export const withoutStamps = ({ files, folders }: ContentListing): ContentListing => ({ files, folders, stamps: new Map() });
+
 /** contentListing, taken by a thread of its own (while the build loads its code). */
 export function contentListingInThread(contentDir: string): Promise<ContentListing> {
   return stampListingInThread(contentDir);
