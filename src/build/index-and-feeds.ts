@@ -27,6 +27,7 @@ import { postOf } from '../content/kept-posts.ts';
 import type { SiteContent, TopicKeys } from '../content/load.ts';
 import type { RenderedPost, Topic } from '../content/topics.ts';
 import { placesToSend, postPlace, sentTexts, type SentPlaces } from './chunk-posts.ts';
+import { shareNames } from '../content/shared-names.ts';
 
 type IndexedContent = Pick<SiteContent, 'topics' | 'members'> & { contentTypes: SiteContent['contentTypes']['list']; canonicalOf?: ReadonlyMap<string, string> };
 
@@ -230,6 +231,7 @@ function keptListing(data: WorkData, files: ThreadFiles, inputs: string | undefi
 }
 
 function work(data: WorkData, words: WordMemory | undefined, feedsWritten: () => void): IndexAndFeeds {
+  shareNames(data.topics);
   const files = threadFiles(data.outDir, data.previous);
   // The feeds and the per-tag index files are keyed by what they are made from, each topic by its
   // digest: its record's key where the build's reading made one (most topics, digested no more).

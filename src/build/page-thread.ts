@@ -22,6 +22,7 @@ import { THREAD_LIMITS } from './threads.ts';
 import { bundleApp, pathsOfRoutes, renderedUrl, routeFile, type BundleApp, type BundleSettings, type RoutePath } from './page-rendering.ts';
 import { publicFiles, writingPrerenderer, type PageFiles } from './prerenderer.ts';
 import { buildStore, type ContentSource, type PageReuse } from './store.ts';
+import { shareNames } from '../content/shared-names.ts';
 
 /** The routes whose pages are shared with the page thread: each tag's, each intersection's and each member's listing, which show no post. */
 const SHARED_ROUTES = new Set(['/tags/[tag]', '/tags/[tag]/[page]', '/tags/intersection/[a]/[b]', '/tags/intersection/[a]/[b]/[page]', '/members/[slug]', '/members/[slug]/[page]']);
@@ -206,6 +207,7 @@ async function renderInThread(start: PageThreadStart): Promise<number> {
   const given = new Promise<SharedPages>((resolve) => port.once('message', resolve));
   const app = await bundleApp(start.entry, start.bundle);
   const { content, keys, source, target } = start;
+  shareNames(content.topics);
   const reuse: PageReuse = {
     ...start.reuse,
     previous: new Map(start.reuse.previous),

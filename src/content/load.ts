@@ -19,6 +19,7 @@ import { memberKey } from '../model/members.ts';
 import { contentFolderProblem, linkProblem, realContentFolder, toPosix, topicFiles } from './content-files.ts';
 import { readInThread } from './reading-thread.ts';
 import { forgetSpill, spillTo } from './post-spill.ts';
+import { shareNames } from './shared-names.ts';
 
 /** Everything a site is built from, validated and normalised. */
 export interface SiteContent {
@@ -202,6 +203,7 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
     const listingKey = remembered?.read?.listingKey;
     listingKeys.push(listingKey === undefined ? topicRecordKey({ ...canonical, html: '', text: '' }) : renamed ? sha1(`${listingKey}\0${JSON.stringify(tags)}`) : listingKey);
   }
+  shareNames(topics);
   // Every file naming a workflow file, valid or not: a duplicate is reported with the other problems.
   problems.push(...duplicateWorkflowFileProblems(results.flatMap(({ file, workflowFile }) => (workflowFile ? [{ file, ...workflowFile }] : []))));
   // Old addresses: across all files, and against the addresses the site serves itself.
