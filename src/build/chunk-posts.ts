@@ -35,9 +35,9 @@ export function postBytes({ html, text }: RenderedPost): Buffer {
   return bytes;
 }
 
-/** `length` bytes of a file from `start`; fewer where the file is shorter. */
-export function readPart(fd: number, start: number, length: number): Buffer {
-  const bytes = Buffer.allocUnsafe(length);
+/** `length` bytes of a file from `start`, read into `into` if given (its start), else a buffer of their own; fewer where the file is shorter. */
+export function readPart(fd: number, start: number, length: number, into?: Buffer): Buffer {
+  const bytes = into ? into.subarray(0, length) : Buffer.allocUnsafe(length);
   let done = 0;
   while (done < length) {
     const got = readSync(fd, bytes, done, length - done, start + done);
@@ -69,8 +69,8 @@ function textStart(bytes: Buffer, bodies: Pick<ChunkBodies, 'name'>): number {
   return htmlEnd;
 }
 
-/** `length` bytes of a chunk's posts' part from `at`. */
-export function bodyBytes(bodies: ChunkBodies, at: number, length: number): Buffer {
+/** `length` bytes of a chunk's posts' part from `at` (read into `into`'s start, if given, when they are read from the file). */
+export function bodyBytes(bodies: ChunkBodies, at: number, length: number, into?: Buffer): Buffer {
   if (bodies.bytes) {
     const from = at - (bodies.bytesAt ?? 0);
     return bodies.bytes.subarray(from, from + length);
@@ -80,7 +80,7 @@ export function bodyBytes(bodies: ChunkBodies, at: number, length: number): Buff
   return wholePart(bodies, length, () => {
     const fd = openSync(bodies.path, 'r');
     try {
-      return readPart(fd, bodies.start + at, length);
+      return readPart(fd, bodies.start + at, length, into);
     } finally {
       closeSync(fd);
     }

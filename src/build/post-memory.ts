@@ -129,8 +129,22 @@ function storedChunk(entries: Array<[string, RememberedPost]>): StoredChunk | un
   return stored;
 }
 
-/** A chunk file's parts for `entries`: the records, then the posts' HTML and text (postBytes). */
-function chunkParts(entries: Array<[string, RememberedPost]>): { records: Buffer; bodies: Buffer[]; ranges: Array<PostRecord['body']> } {
+/**
+ * A buffer used again for every chunk that rememberPosts writes, grown when one needs more. A
+ * buffer of its own for each chunk's bytes would be memory outside V8's heap that V8 answers with
+ * full collections as it adds up: one every few seconds at 1,000,000 topics, each seconds long
+ * (all the records are in the heap then), for minutes.
+ */
+function reusedBuffer(): (size: number) => Buffer {
+  let buffer = Buffer.allocUnsafeSlow(0);
+  return (size) => {
+    if (buffer.length < size) buffer = Buffer.allocUnsafeSlow(Math.max(size, 2 * buffer.length));
+    return buffer.subarray(0, size);
+  };
+}
+
+/** A chunk file's parts for `entries`: the records, then the posts' HTML and text (postBytes); posts copied from files are read into `room`. */
+function chunkParts(entries: Array<[string, RememberedPost]>, room: (size: number) => Buffer): { records: Buffer; bodies: Buffer[]; ranges: Array<PostRecord['body']> } {
   // The posts of an earlier chunk, or of a spill file (../content/post-spill.ts), are copied as they
   // are in its file: the part of it that holds them, read once.
   const sources = new Map<ChunkBodies, [from: number, to: number]>();
@@ -140,7 +154,12 @@ function chunkParts(entries: Array<[string, RememberedPost]>): { records: Buffer
     sources.set(post.bodies, [Math.min(from, post.at), Math.max(to, post.at + post.length)]);
   }
   try {
-    for (const [source, [from, to]] of sources) Object.assign(source, { bytes: bodyBytes(source, from, to - from), bytesAt: from });
+    const read = room([...sources.values()].reduce((sum, [from, to]) => sum + to - from, 0));
+    let into = 0;
+    for (const [source, [from, to]] of sources) {
+      Object.assign(source, { bytes: bodyBytes(source, from, to - from, read.subarray(into)), bytesAt: from });
+      into += to - from;
+    }
     let at = 0;
     const bodies = entries.map(([, post]) => (post instanceof PostInChunk ? post.bytes() : postBytes(post)));
     const ranges = bodies.map((body): PostRecord['body'] => [(at += body.length) - body.length, body.length]);
@@ -164,6 +183,7 @@ export function rememberPosts(cacheDir: string, code: string, memory: RenderMemo
   mkdirSync(folder, { recursive: true });
   const chunks: string[] = [];
   const posts = new Map<string, RenderedPost>();
+  const [sourceRoom, chunkRoom] = [reusedBuffer(), reusedBuffer()];
   const flush = (entries: Array<[string, RememberedPost]>) => {
     // A chunk kept as read keeps its file, while that is there (a `--clean` build deletes the cache).
     const stored = entries.length > 0 ? storedChunk(entries) : undefined;
@@ -175,14 +195,16 @@ export function rememberPosts(cacheDir: string, code: string, memory: RenderMemo
     }
     let parts: ReturnType<typeof chunkParts>;
     try {
-      parts = chunkParts(entries);
+      parts = chunkParts(entries, sourceRoom);
     } catch {
       return; // posts whose chunk file is gone (deleted by hand meanwhile): left out, their files are read again
     }
-    const header = Buffer.alloc(HEADER);
-    header.writeUInt32LE(parts.records.length, 0);
-    header.writeUInt32LE(parts.bodies.reduce((sum, body) => sum + body.length, 0), 4);
-    const bytes = Buffer.concat([header, parts.records, ...parts.bodies]);
+    const bodiesLength = parts.bodies.reduce((sum, body) => sum + body.length, 0);
+    const bytes = chunkRoom(HEADER + parts.records.length + bodiesLength);
+    bytes.writeUInt32LE(parts.records.length, 0);
+    bytes.writeUInt32LE(bodiesLength, 4);
+    let at = HEADER + parts.records.copy(bytes, HEADER);
+    for (const body of parts.bodies) at += body.copy(bytes, at);
     const name = `${digest(bytes)}.v8`;
     const path = join(folder, name);
     if (!existsSync(path)) replaceFile(path, (put) => put(bytes), { flush: false });
