@@ -78,7 +78,7 @@ let outcome: BuildOutcome;
 let rebuilt: BuildOutcome | undefined;
 try {
   rebuilt = keptCode ? await stopOnProblems(rebuildContent(renderer, keptCode, content, listing, () => stampedOutput(root, content, out, inputs))) : undefined;
-  // The stamp keeps the listing's files; their stamps were the content's reading's (at 1,000,000 topics 0.2 GB of the heap, held otherwise).
+  // The stamp keeps the listing's files and folders; the files' stamps (by path, a Map as big as the content) were for the reading only.
   listing = listing.then(withoutStamps);
   await listing;
   if (!rebuilt) fullBuildWithDefaultPool();

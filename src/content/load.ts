@@ -100,6 +100,7 @@ export function withoutPosts(content: SiteContent, keys: TopicKeys, kept: Readon
   const topics = content.topics.map((topic) => {
     const post = kept.get(topic.file);
     if (post) keptPosts.set(topic.slug, post);
+    // A record already without its post (spilled as read, or taken from the memory) stays the one record the memory holds too.
     const bare = topic.html === '' && topic.text === '';
     const record = post ? (bare ? topic : { ...topic, html: '', text: '' }) : { ...topic, text: '' };
     const key = keys.get(topic);
