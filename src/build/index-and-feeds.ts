@@ -23,7 +23,7 @@ import { authorCounts, memberRecords } from '../outputs/member-index.ts';
 import { THREAD_LIMITS } from './threads.ts';
 import type { RememberedFile } from './cache.ts';
 import type { RouteFiles } from './store.ts';
-import { postOf } from '../content/kept-posts.ts';
+import { postOf, withoutPost } from '../content/kept-posts.ts';
 import type { SiteContent, TopicKeys } from '../content/load.ts';
 import type { RenderedPost, Topic } from '../content/topics.ts';
 import { placesToSend, postPlace, sentTexts, type SentPlaces } from './chunk-posts.ts';
@@ -190,7 +190,7 @@ function workData(content: SiteContent, outDir: string, feeds: FeedSettings, pre
   const recordKeys = keys ? content.topics.map((topic) => keys.get(topic) ?? '') : [];
   const texts = placesToSend();
   const topics = content.topics.map((topic, i): Topic => {
-    const bare = topic.html === '' && topic.text === '' ? topic : { ...topic, html: '', text: '' };
+    const bare = withoutPost(topic);
     if (known.has(recordKeys[i] ?? '')) return bare;
     const place = postPlace(posts.get(topic.file));
     if (place) texts.note(i, place);

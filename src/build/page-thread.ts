@@ -23,6 +23,7 @@ import { bundleApp, pathsOfRoutes, renderedUrl, routeFile, type BundleApp, type 
 import { publicFiles, writingPrerenderer, type PageFiles } from './prerenderer.ts';
 import { buildStore, type ContentSource, type PageReuse } from './store.ts';
 import { shareNames } from '../content/shared-names.ts';
+import { withoutPost } from '../content/kept-posts.ts';
 
 /** The routes whose pages are shared with the page thread: each tag's, each intersection's and each member's listing, which show no post. */
 const SHARED_ROUTES = new Set(['/tags/[tag]', '/tags/[tag]/[page]', '/tags/intersection/[a]/[b]', '/tags/intersection/[a]/[b]/[page]', '/members/[slug]', '/members/[slug]/[page]']);
@@ -172,7 +173,7 @@ export function startPageThread(entry: string, bundle: BundleSettings, target: T
     target,
     source,
     // The build's records hold no post where its memory holds it (../content/load.ts, withoutPosts): only the others are copied without.
-    content: { ...rest, keptPosts: undefined, topics: rest.topics.map((topic) => (topic.html === '' && topic.text === '' ? topic : { ...topic, html: '', text: '' })) },
+    content: { ...rest, keptPosts: undefined, topics: rest.topics.map(withoutPost) },
     keys: rest.topics.map((topic) => reuse.topicKeys?.get(topic)),
     reuse: { listings: reuse.listings, fromShape: reuse.fromShape, fromTags: reuse.fromTags, inPlace: reuse.inPlace, previous: [...reuse.previous], routes: reuse.routes.previous },
   };

@@ -15,8 +15,18 @@ export function renderingOf(post: RenderedPost): RenderedPost {
   return typeof (post as Partial<ReadWhenAsked>).rendering === 'function' ? (post as ReadWhenAsked).rendering() : post;
 }
 
+/** Whether a record holds no post: its post is kept apart (SiteContent.keptPosts), or it has none to show. */
+export function holdsNoPost(topic: Topic): boolean {
+  return topic.html === '' && topic.text === '';
+}
+
+/** The record without its post: the record itself when it already holds none, so that it stays the one object others hold too. */
+export function withoutPost(topic: Topic): Topic {
+  return holdsNoPost(topic) ? topic : { ...topic, html: '', text: '' };
+}
+
 /** A topic's first post: its record's, or the one the build kept out of it (SiteContent.keptPosts, ./load.ts). */
 export function postOf(content: { keptPosts?: ReadonlyMap<string, RenderedPost> }, topic: Topic): RenderedPost {
-  const kept = topic.html === '' && topic.text === '' ? content.keptPosts?.get(topic.slug) : undefined;
+  const kept = holdsNoPost(topic) ? content.keptPosts?.get(topic.slug) : undefined;
   return kept ? renderingOf(kept) : topic;
 }

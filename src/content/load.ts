@@ -20,6 +20,7 @@ import { contentFolderProblem, linkProblem, realContentFolder, toPosix, topicFil
 import { readInThread } from './reading-thread.ts';
 import { forgetSpill, spillTo } from './post-spill.ts';
 import { shareNames } from './shared-names.ts';
+import { holdsNoPost, withoutPost } from './kept-posts.ts';
 
 /** Everything a site is built from, validated and normalised. */
 export interface SiteContent {
@@ -101,8 +102,7 @@ export function withoutPosts(content: SiteContent, keys: TopicKeys, kept: Readon
     const post = kept.get(topic.file);
     if (post) keptPosts.set(topic.slug, post);
     // A record already without its post (spilled as read, or taken from the memory) stays the one record the memory holds too.
-    const bare = topic.html === '' && topic.text === '';
-    const record = post ? (bare ? topic : { ...topic, html: '', text: '' }) : { ...topic, text: '' };
+    const record = post ? withoutPost(topic) : { ...topic, text: '' };
     const key = keys.get(topic);
     if (key !== undefined) without.set(record, key);
     return record;
@@ -192,7 +192,7 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
     }
     slugs.set(slug, file);
     if (!topic) continue;
-    if (remembered && topic.html === '' && topic.text === '') keptPosts.set(topic.slug, remembered);
+    if (remembered && holdsNoPost(topic)) keptPosts.set(topic.slug, remembered);
     // Synonyms become their canonical tag here, once: every page, index and feed sees canonical tags only.
     const tags = prepared.tags.canonicalOf.size > 0 ? canonicalTags(topic.tags, prepared.tags.canonicalOf) : topic.tags;
     const renamed = tags.length !== topic.tags.length || tags.some((tag, i) => tag !== topic.tags[i]);
@@ -202,7 +202,7 @@ function assemble(prepared: ReturnType<typeof prepare>, results: TopicResult[]):
     const key = remembered?.read?.key;
     if (key) keys.set(canonical, renamed ? sha1(`${key}\0${JSON.stringify(tags)}`) : key);
     const listingKey = remembered?.read?.listingKey;
-    listingKeys.push(listingKey === undefined ? topicRecordKey({ ...canonical, html: '', text: '' }) : renamed ? sha1(`${listingKey}\0${JSON.stringify(tags)}`) : listingKey);
+    listingKeys.push(listingKey === undefined ? topicRecordKey(withoutPost(canonical)) : renamed ? sha1(`${listingKey}\0${JSON.stringify(tags)}`) : listingKey);
   }
   shareNames(topics);
   // Every file naming a workflow file, valid or not: a duplicate is reported with the other problems.
