@@ -260,9 +260,8 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
     forgetPages(build.cacheDir);
     output = updateInPlace(fresh, settings.outDir, build.previous, new Set([...reuse.next.keys(), ...build.keep]));
   } else {
-    output = withFolder(listed!, INDEX_FOLDER, folderListing(join(fresh, INDEX_FOLDER)));
     forgetPages(build.cacheDir);
-    swapIn(fresh, settings.outDir);
+    output = swapIn(fresh, settings.outDir, withFolder(listed!, INDEX_FOLDER, folderListing(join(fresh, INDEX_FOLDER))));
   }
   const size = measureSite(output.files);
   const warnings = [...hostLimitWarnings(size), ...(redirectsWarning ? [redirectsWarning] : [])];

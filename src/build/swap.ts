@@ -2,10 +2,11 @@
  * Where a build assembles the new site, and how it takes the place of the old one whole: a failed
  * or killed build never leaves the output folder half-written.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { basename, dirname, join } from 'node:path';
 import { processAlive } from '../cli/lock.ts';
+import type { FolderListing } from './folder-files.ts';
 
 /**
  * This process's work folder. Astro builds inside the project: it keeps its prerender chunks under
@@ -48,23 +49,34 @@ function removeInBackground(dirs: string[]): void {
 }
 
 /**
- * Puts the finished site `fresh` in the place of `outDir`: it moves beside the output, the old
- * output moves aside, the new one takes its place, and the old one is deleted in the background
- * (with any left by an interrupted deletion).
+ * Puts the finished site `fresh`, whose files and folders are `listing` (folderListing), in the
+ * place of `outDir`: it moves beside the output, the old output moves aside, the new one takes its
+ * place, and the old one is deleted in the background (with any left by an interrupted deletion).
+ * Returns the output's listing: `listing`, or, where the site was copied to another file system,
+ * with each file's time as the copy has it.
  */
-export function swapIn(fresh: string, outDir: string): void {
+export function swapIn(fresh: string, outDir: string, listing: FolderListing): FolderListing {
   const staging = stagingFolder(outDir);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(dirname(outDir), { recursive: true });
+  let output = listing;
   try {
     renameSync(fresh, staging);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-    // With their times, which the next build's checks compare (./unchanged.ts, unchangedFiles in ./cache.ts).
-    cpSync(fresh, staging, { recursive: true, preserveTimestamps: true });
+    cpSync(fresh, staging, { recursive: true });
+    // The next build's checks compare these times (./unchanged.ts, unchangedFiles in ./cache.ts). A
+    // copy's own, not the originals': set on a copy they come out some hundred nanoseconds apart.
+    output = { ...listing, files: listing.files.map(([path]) => [path, ...sizeAndTime(join(staging, path))]) };
   }
   const old = `${staging}.previous`;
   if (existsSync(outDir)) renameSync(outDir, old);
   renameSync(staging, outDir);
   removeInBackground(leftovers(outDir)); // the old output among them
+  return output;
+}
+
+function sizeAndTime(path: string): [size: number, mtimeMs: number] {
+  const { size, mtimeMs } = statSync(path);
+  return [size, mtimeMs];
 }
