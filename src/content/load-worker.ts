@@ -8,6 +8,10 @@ import type { TopicContext } from './topics.ts';
 const { root, files, context, memory, spill } = workerData as { root: string; files: string[]; context: TopicContext; memory: RenderMemory; spill?: SpillFile };
 // Each post spilled to a file as it is rendered, or sent once: the main thread puts it back into its topic.
 const spilling = spill && spillTo(spill);
-const results = readTopicFiles(root, files, context, memory, spilling?.settle);
-spilling?.close();
+let results;
+try {
+  results = readTopicFiles(root, files, context, memory, spilling?.settle);
+} finally {
+  spilling?.close(); // a thread's end does not close the process's files
+}
 parentPort!.postMessage(withoutPostCopies(results));

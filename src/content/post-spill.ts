@@ -31,11 +31,17 @@ export interface Spill {
   close(): void;
 }
 
-/** Starts the spill file `name` in `folder` (made if need be). */
+/** The spill file `name` in `folder` (made if need be), made once a post is spilled: a rebuild that renders none writes none. */
 export function spillTo({ folder, name }: SpillFile): Spill {
-  mkdirSync(folder, { recursive: true });
   const path = join(folder, name);
-  const fd = openSync(path, 'w');
+  let fd: number | undefined;
+  const opened = (): number => {
+    if (fd === undefined) {
+      mkdirSync(folder, { recursive: true });
+      fd = openSync(path, 'w');
+    }
+    return fd;
+  };
   const bodies: ChunkBodies = { name: basename(path), path, start: 0, length: 0 };
   return {
     settle(result) {
@@ -43,6 +49,7 @@ export function spillTo({ folder, name }: SpillFile): Spill {
       // A post taken from the topic memory is in a file already.
       if (!remembered || remembered instanceof PostInChunk) return result;
       const bytes = postBytes(remembered);
+      const fd = opened();
       for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, bodies.length + done);
       const post = new RememberedInChunk(bodies, bodies.length, bytes.length, remembered.digest, remembered.read);
       bodies.length += bytes.length;
@@ -51,7 +58,10 @@ export function spillTo({ folder, name }: SpillFile): Spill {
       const same = topic && topic.html === remembered.html && topic.text === remembered.text;
       return { ...result, remembered: post, ...(same ? { topic: remembered.read?.topic ?? { ...topic, html: '', text: '' } } : {}) };
     },
-    close: () => closeSync(fd),
+    close: () => {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+    },
   };
 }
 

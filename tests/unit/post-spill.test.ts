@@ -4,11 +4,11 @@
  * spill files hold them, and the topic memory made from them is the one made from posts held.
  */
 import { afterAll, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadContent, loadContentInParallel, postOf } from '../../src/content/load.ts';
-import { rememberPosts } from '../../src/build/post-memory.ts';
+import { rememberedPosts, rememberPosts } from '../../src/build/post-memory.ts';
 import { PostInChunk } from '../../src/build/chunk-posts.ts';
 import { forgetSpill } from '../../src/content/post-spill.ts';
 import { renderingOf } from '../../src/content/kept-posts.ts';
@@ -58,5 +58,21 @@ it('makes the topic memory the posts held make, and the spill can go once it is 
     expect(held.content.topics.map((topic) => renderingOf(posts.get(topic.file)!))).toEqual(held.content.topics.map(({ html, text }) => ({ html, text })));
   } finally {
     for (const cache of caches) rmSync(cache, { recursive: true, force: true });
+  }
+});
+
+it('writes no spill file where it renders no post: a rebuild that takes every topic from its memory', async () => {
+  const cache = mkdtempSync(join(tmpdir(), 'tagsite-spill-again-'));
+  const spill = join(dir, 'spill-again');
+  try {
+    rememberPosts(cache, 'code', (await loadContentInParallel({ ...options, spill })).memory);
+    forgetSpill(spill);
+    const again = await loadContentInParallel({ ...options, spill }, rememberedPosts(cache, 'code'));
+    expect(again.problems).toEqual([]);
+    expect(again.content.topics).toHaveLength(1600);
+    expect(existsSync(spill) ? readdirSync(spill) : [], 'no spill file').toEqual([]);
+  } finally {
+    forgetSpill(spill);
+    rmSync(cache, { recursive: true, force: true });
   }
 });
