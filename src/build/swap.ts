@@ -76,6 +76,7 @@ export function swapIn(fresh: string, outDir: string, listing: FolderListing): F
   return output;
 }
 
+/** A file's size and modification time, as a listing notes them (./folder-files.ts). */
 function sizeAndTime(path: string): [size: number, mtimeMs: number] {
   const { size, mtimeMs } = statSync(path);
   return [size, mtimeMs];

@@ -60,7 +60,6 @@ export function spillTo({ folder, name }: SpillFile): Spill {
     },
     close: () => {
       if (fd !== undefined) closeSync(fd);
-      fd = undefined;
     },
   };
 }

@@ -322,3 +322,23 @@ describe('a content rebuild of an output still as the last build left it', () =>
     expect(emptyFolders(site)).toEqual([]);
   });
 });
+
+describe('an output on another file system than the project', () => {
+  // The site is assembled in the project's work folder and copied there (a rename cannot move it): Linux has /dev/shm in memory.
+  const other = existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync(projectRoot).dev ? mkdtempSync('/dev/shm/tagsite-rebuild-') : undefined;
+  afterAll(() => {
+    if (other) rmSync(other, { recursive: true, force: true });
+  });
+
+  it('is found as the build left it: kept when nothing changed, and updated in place after an edit', async () => {
+    expect(other, `${projectRoot} and /dev/shm are on one file system here: this test needs two`).toBeDefined();
+    const site = join(other!, 'site');
+    await build(site, {}, ['--clean']);
+    expect((await build(site)).stdout).toMatch(/^nothing changed since the last build/m);
+    appendTo(topicFile('clipboard-action-strips-formatting.md'), 'Edited for an output elsewhere.');
+    const rebuilt = await build(site);
+    expect(withKeptCode(rebuilt)).toBe(true);
+    expect(rebuilt.stdout).toContain('only the files that changed written into the output');
+    expect(readFileSync(join(site, 'topics/clipboard-action-strips-formatting/index.html'), 'utf8')).toContain('Edited for an output elsewhere.');
+  });
+});
