@@ -42,6 +42,12 @@ export function inPathOrder(files: FolderFiles, folders: string[]): FolderListin
   return { files: files.sort(([a], [b]) => byPath(a, b)), folders: folders.sort(byPath) };
 }
 
+/** The file `path` of `dir` as a listing notes it now: its path, size and modification time. */
+export function listedFile(dir: string, path: string): FolderFiles[number] {
+  const { size, mtimeMs } = statSync(join(dir, path));
+  return [path, size, mtimeMs];
+}
+
 /** Whether `path` is still a file with the size and modification time a listing noted. */
 export function sameFile(path: string, size: number, mtimeMs: number): boolean {
   const now = statSync(path, { throwIfNoEntry: false });

@@ -13,9 +13,9 @@
  * page into a new folder and swaps it in whole. Builds of one output take turns (outputLock).
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { folderListing, inPathOrder, sitePath, type FolderListing } from './folder-files.ts';
+import { folderListing, inPathOrder, listedFile, sitePath, type FolderListing } from './folder-files.ts';
 
 /** Updating the output in place failed part way: it may hold some of the new files. */
 export class PartlyUpdatedError extends Error {}
@@ -90,11 +90,7 @@ function update(made: FolderListing, fresh: string, outDir: string, previous: Fo
     if (time !== undefined) folderTimes.set(folder, time);
   }
   const goneSet = new Set(gone);
-  const stamped = (path: string): [string, number, number] => {
-    const { size, mtimeMs } = statSync(join(outDir, path));
-    return [path, size, mtimeMs];
-  };
-  const files = [...previous.files.filter(([path]) => !goneSet.has(path) && !madePaths.has(path)), ...made.files.map(([path]) => stamped(path))];
+  const files = [...previous.files.filter(([path]) => !goneSet.has(path) && !madePaths.has(path)), ...made.files.map(([path]) => listedFile(outDir, path))];
   return { ...inPathOrder(files, [...folders]), folderTimes };
 }
 

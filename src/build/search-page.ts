@@ -14,9 +14,9 @@
  *   stylesheet is small), and no request. Other pages keep the link, so a visitor who moves on
  *   reads the cached file.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FolderFiles, FolderListing } from './folder-files.ts';
+import { listedFile, type FolderListing } from './folder-files.ts';
 
 /** The search page's file (src/pages/search.astro), as the build names pages. */
 export const SEARCH_PAGE = 'search/index.html';
@@ -88,6 +88,6 @@ export function finishSearchPage(fresh: string, outDir: string, words: string): 
 
 /** `listing` (of `dir`, which held `path` when it was listed) with the file `path` (system separators) as it is now: in its place, nothing sorted again. */
 export function restamped(listing: FolderListing, dir: string, path: string): FolderListing {
-  const { size, mtimeMs } = statSync(join(dir, path));
-  return { files: listing.files.map((file): FolderFiles[number] => (file[0] === path ? [path, size, mtimeMs] : file)), folders: listing.folders };
+  const now = listedFile(dir, path);
+  return { files: listing.files.map((file) => (file[0] === path ? now : file)), folders: listing.folders };
 }

@@ -2,11 +2,11 @@
  * Where a build assembles the new site, and how it takes the place of the old one whole: a failed
  * or killed build never leaves the output folder half-written.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { basename, dirname, join } from 'node:path';
 import { processAlive } from '../cli/lock.ts';
-import type { FolderListing } from './folder-files.ts';
+import { listedFile, type FolderListing } from './folder-files.ts';
 
 /**
  * This process's work folder. Astro builds inside the project: it keeps its prerender chunks under
@@ -67,17 +67,11 @@ export function swapIn(fresh: string, outDir: string, listing: FolderListing): F
     cpSync(fresh, staging, { recursive: true });
     // The next build's checks compare these times (./unchanged.ts, unchangedFiles in ./cache.ts). A
     // copy's own, not the originals': set on a copy they come out some hundred nanoseconds apart.
-    output = { ...listing, files: listing.files.map(([path]) => [path, ...sizeAndTime(join(staging, path))]) };
+    output = { ...listing, files: listing.files.map(([path]) => listedFile(staging, path)) };
   }
   const old = `${staging}.previous`;
   if (existsSync(outDir)) renameSync(outDir, old);
   renameSync(staging, outDir);
   removeInBackground(leftovers(outDir)); // the old output among them
   return output;
-}
-
-/** A file's size and modification time, as a listing notes them (./folder-files.ts). */
-function sizeAndTime(path: string): [size: number, mtimeMs: number] {
-  const { size, mtimeMs } = statSync(path);
-  return [size, mtimeMs];
 }
