@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { projectRoot, runNode, runScript, type ScriptResult } from '../helpers/cli.ts';
-import { copyOfSampleContent } from '../helpers/build.ts';
+import { copyOfSampleContent, otherFileSystemThan } from '../helpers/build.ts';
 import { expectSameSite, siteFiles } from './built-site.ts';
 import { editJson } from './fixture-copies.ts';
 import { loadContent } from '../../src/content/load.ts';
@@ -324,8 +324,9 @@ describe('a content rebuild of an output still as the last build left it', () =>
 });
 
 describe('an output on another file system than the project', () => {
-  // The site is assembled in the project's work folder and copied there (a rename cannot move it): Linux has /dev/shm in memory.
-  const other = existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync(projectRoot).dev ? mkdtempSync('/dev/shm/tagsite-rebuild-') : undefined;
+  // The site is assembled in the project's work folder and copied there (a rename cannot move it).
+  const elsewhere = otherFileSystemThan(projectRoot);
+  const other = elsewhere && mkdtempSync(join(elsewhere, 'tagsite-rebuild-'));
   afterAll(() => {
     if (other) rmSync(other, { recursive: true, force: true });
   });

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot, runScript, type ScriptResult } from './cli.ts';
@@ -24,4 +24,12 @@ export function copyOfSampleContent(label: string): string {
 /** Builds a private copy of the sample content; returns the output folder. */
 export async function buildSampleSite(label: string, env: Record<string, string> = {}): Promise<string> {
   return (await buildSite(copyOfSampleContent(label), env)).outDir;
+}
+
+/**
+ * A folder on another file system than `path`, where a build's site is copied rather than renamed:
+ * Linux's /dev/shm, in memory. Undefined where /dev/shm is missing or on the same file system.
+ */
+export function otherFileSystemThan(path: string): string | undefined {
+  return existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync(path).dev ? '/dev/shm' : undefined;
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { folderListing } from '../../src/build/folder-files.ts';
 import { folderTimes, unchangedFolder } from '../../src/build/output-check.ts';
 import { swapIn } from '../../src/build/swap.ts';
+import { otherFileSystemThan } from '../helpers/build.ts';
 
 const made: string[] = [];
 afterEach(() => {
@@ -35,8 +36,7 @@ function unchangedSince(outDir: string, listing: ReturnType<typeof folderListing
   return unchangedFolder(outDir, listing.files, folderTimes(outDir, listing.folders));
 }
 
-// A memory file system that is not the one os.tmpdir() is on: Linux has /dev/shm.
-const otherFileSystem = existsSync('/dev/shm') && statSync('/dev/shm').dev !== statSync(tmpdir()).dev ? '/dev/shm' : undefined;
+const otherFileSystem = otherFileSystemThan(tmpdir());
 
 describe('swapping a finished site in', () => {
   it('moves the site into the place of the output, whose listing it returns as it was', () => {
