@@ -19,7 +19,7 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import type { AstroPrerenderer, RouteData } from 'astro';
 import type { SiteContent } from '../content/load.ts';
 import { THREAD_LIMITS } from './threads.ts';
-import { bundleApp, pathsOfRoutes, renderedUrl, routeFile, type BundleApp, type BundleSettings, type RoutePath } from './page-rendering.ts';
+import { bundleApp, pageModulesLoadedOnce, pathsOfRoutes, renderedUrl, routeFile, type BundleApp, type BundleSettings, type RoutePath } from './page-rendering.ts';
 import { publicFiles, writingPrerenderer, type PageFiles } from './prerenderer.ts';
 import { buildStore, type ContentSource, type PageReuse } from './store.ts';
 import { shareNames } from '../content/shared-names.ts';
@@ -115,6 +115,7 @@ export function threadedPrerenderer(defaults: AstroPrerenderer, wrap: (defaults:
     ...wrapped,
     async setup() {
       await wrapped.setup?.();
+      pageModulesLoadedOnce(app());
       const start = starting(app());
       if (!start) return;
       target = start[2];
