@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --sizes 1000,10000,100000] [--queries 50] [--full-build-max 100000]
- *   [--step-timeout 600] [--seed s] [--keep] [--no-pagefind]`: the browser-search benchmark
+ *   [--rebuild-runs 3] [--step-timeout 600] [--seed s] [--keep] [--no-pagefind]`: the browser-search benchmark
  * (issue 3) on synthetic corpora, printed as a table with the targets beside the figures; then, at
  * each size, tagsite's search beside Pagefind's on the same topics and the same `--queries`
  * searches (scripts/bench/compare.ts). --no-pagefind leaves that comparison out.
@@ -21,7 +21,7 @@ exitWithUsageOnHelp('bench');
 const root = projectRoot();
 const spec = {
   generate: 'string', out: 'string', seed: 'string', end: 'string', sizes: 'string', queries: 'string',
-  'full-build-max': 'string', 'step-timeout': 'string', keep: 'boolean', 'no-pagefind': 'boolean',
+  'full-build-max': 'string', 'rebuild-runs': 'string', 'step-timeout': 'string', keep: 'boolean', 'no-pagefind': 'boolean',
 } as const;
 const { values, problems } = parseArgs(process.argv.slice(2), spec, 'bench');
 
@@ -67,6 +67,7 @@ const sizes = ((values.sizes as string | undefined) ?? '1000,10000,100000').spli
 });
 const queries = wholeNumber('queries', 50, 5, 10_000);
 const fullBuildMax = wholeNumber('full-build-max', 100_000, 0, 10_000_000);
+const rebuildRuns = wholeNumber('rebuild-runs', 3, 1, 50);
 const stepTimeoutMs = wholeNumber('step-timeout', 600, 10, 86_400) * 1000;
 const { options, problems: optionProblems } = await projectOptions(root);
 problems.push(...optionProblems);
@@ -93,7 +94,7 @@ const all: SizeFigures[] = [];
 try {
   const ordered = [...new Set(sizes)].sort((a, b) => a - b);
   for (const size of ordered) {
-    all.push(await runSize(size, { project, workDir, seed, end, queries, fullBuildMax, stepTimeoutMs, options, browser, pagefind: !values['no-pagefind'], log }));
+    all.push(await runSize(size, { project, workDir, seed, end, queries, fullBuildMax, rebuildRuns, stepTimeoutMs, options, browser, pagefind: !values['no-pagefind'], log }));
     // The figures so far, while bigger sizes still run; the whole table is printed once at the end.
     if (size !== ordered.at(-1)) console.error(`\n${table(all)}\n${all.at(-1)!.pagefind ? `\n${comparisonTable(size, all.at(-1)!.pagefind!)}\n` : ''}`);
     if (!values.keep) cleanSize(workDir, size);

@@ -57,9 +57,20 @@ export interface SizeFigures {
 
 /** A rebuild's time, peak memory and phases. */
 export interface Rebuild {
+  /** The time of the rebuild (of several: the median run's, whose phases these are). */
   seconds: number;
+  /** The highest of its runs. */
   peakRss: number;
   phases?: BuildPhases;
+  /** Each run's time, when it ran more than once after its edit (--rebuild-runs). */
+  runs?: number[];
+}
+
+/** The rebuild whose time is the median of `runs` (the slower middle one of an even number), with every run's time. */
+export function medianRebuild(runs: readonly Rebuild[]): Rebuild {
+  const sorted = [...runs].sort((a, b) => a.seconds - b.seconds);
+  const median = sorted[sorted.length >> 1]!;
+  return { ...median, peakRss: Math.max(...runs.map((run) => run.peakRss)), runs: runs.map((run) => run.seconds) };
 }
 
 /** The rebuilds after each edit of one topic: its post, its title, its activity date (to the top of the listings). */
@@ -119,7 +130,8 @@ type Row = [label: string, figure: (f: SizeFigures) => string, target: string];
 
 /** The rows of one edit's rebuild: its time and peak memory against the 2 s target, its phases, and its index thread's time. */
 function rebuildRows(edit: keyof RebuildFigures, label: string): Row[] {
-  const time = (r: Rebuild | undefined, size: number) => (r ? `${r.seconds.toFixed(1)} s, ${gb(r.peakRss)}${size === 10_000 ? check(r.seconds <= 2) : ''}` : '—');
+  const range = (runs: number[] | undefined) => (runs && runs.length > 1 ? ` (median of ${runs.length}: ${Math.min(...runs).toFixed(1)}–${Math.max(...runs).toFixed(1)} s)` : '');
+  const time = (r: Rebuild | undefined, size: number) => (r ? `${r.seconds.toFixed(1)} s${range(r.runs)}, ${gb(r.peakRss)}${size === 10_000 ? check(r.seconds <= 2) : ''}` : '—');
   return [
     [label, (f) => time(f.rebuilds?.[edit], f.size), '≤ 2 s'],
     ['    start / content / pages / finishing', (f) => phaseFigures(f.rebuilds?.[edit]?.phases, false), ''],

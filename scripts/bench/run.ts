@@ -16,7 +16,7 @@ import { indexDifferences, realBuild, replacedOutputsGone, replaceSearchIndex, r
 import { serveStatic } from '../../src/cli/static-server.ts';
 import { bytesToFirstResult, fuseBaseline, searchTimings, sharedLinkFirstResult, tagPageBytes, type BaselineQuery } from './measure.ts';
 import { comparisonQueries, structuredQueries, wordQueries } from './queries.ts';
-import { FILTERED_PAGE, SHARED_LINK, WORDS_PAGE, type RebuildFigures, type SizeFigures } from './report.ts';
+import { FILTERED_PAGE, medianRebuild, SHARED_LINK, WORDS_PAGE, type Rebuild, type RebuildFigures, type SizeFigures } from './report.ts';
 import { writePagefindIndex, writePagefindPage, type PagefindIndexFigures } from './pagefind.ts';
 import { comparePagefind } from './compare.ts';
 import { readPhases } from '../../src/build/phases.ts';
@@ -34,6 +34,8 @@ export interface RunSettings {
   browser: Browser;
   /** Index the same topics with Pagefind and compare the two side by side (--no-pagefind: false). */
   pagefind: boolean;
+  /** How many rebuilds after each edit (--rebuild-runs): each after the edit made once more, the median reported. */
+  rebuildRuns: number;
   log: (message: string) => void;
 }
 
@@ -112,20 +114,24 @@ const topicPage = (siteDir: string, topic: Topic) => readFileSync(join(siteDir, 
  * does (the file gets an `updated` line if it had none), which takes it to the top of every
  * listing. `seen` says whether the built site shows the edit.
  */
-const EDITS: Array<{ name: keyof RebuildFigures; edit: (text: string, day: string) => string; seen: (siteDir: string, topic: Topic) => boolean }> = [
+const EDITS: Array<{ name: keyof RebuildFigures; edit: (text: string, day: string, run: number) => string; seen: (siteDir: string, topic: Topic) => boolean }> = [
   {
     name: 'post',
-    edit: (text) => `${text.trimEnd()}\n\nEdited: one more paragraph, added for the rebuild benchmark.\n`,
+    edit: (text, _day, run) => `${text.trimEnd()}\n\nEdited (${run + 1}): one more paragraph, added for the rebuild benchmark.\n`,
     seen: (siteDir, topic) => topicPage(siteDir, topic).includes('added for the rebuild benchmark'),
   },
   {
     name: 'title',
-    edit: (text) => text.replace(/^title: .*$/m, 'title: "Renamed for the rebuild benchmark"'),
+    edit: (text, _day, run) => text.replace(/^title: .*$/m, `title: "Renamed for the rebuild benchmark (${run + 1})"`),
     seen: (siteDir, topic) => topicPage(siteDir, topic).includes('Renamed for the rebuild benchmark'),
   },
   {
     name: 'bumped',
-    edit: (text, day) => (/^updated: /m.test(text) ? text.replace(/^updated: .*$/m, `updated: ${day}T12:00:00Z`) : text.replace(/^created: .*$/m, (line) => `${line}\nupdated: ${day}T12:00:00Z`)),
+    // Each run a minute later on that day: still the newest activity, and a change.
+    edit: (text, day, run) => {
+      const updated = `updated: ${day}T12:${String(run % 60).padStart(2, '0')}:00Z`;
+      return /^updated: /m.test(text) ? text.replace(/^updated: .*$/m, updated) : text.replace(/^created: .*$/m, (line) => `${line}\n${updated}`);
+    },
     // The home page lists the newest topics.
     seen: (siteDir, topic) => readFileSync(join(siteDir, 'index.html'), 'utf8').includes(`/topics/${topic.slug}/`),
   },
@@ -157,12 +163,16 @@ async function rebuildFigures(figures: SizeFigures, content: SiteContent, corpus
   const original = readFileSync(file, 'utf8');
   figures.rebuilds = {};
   for (const { name, edit, seen } of EDITS) {
-    settings.log(`${figures.size}: rebuild after editing ${topic.file} (${name})`);
-    writeFileSync(file, edit(readFileSync(file, 'utf8'), settings.end));
-    const rebuild = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs);
-    figures.rebuilds[name] = { seconds: rebuild.seconds, peakRss: rebuild.peakRss, ...phasesOf(rebuild.output) };
-    if (!seen(siteDir, topic)) figures.notes.push(`the rebuild after the ${name} edit does not show it`);
-    if (!(await replacedOutputsGone(siteDir, settings.stepTimeoutMs))) figures.notes.push('the output the rebuild replaced was still being deleted during the next steps');
+    settings.log(`${figures.size}: rebuild after editing ${topic.file} (${name}${settings.rebuildRuns > 1 ? `, ${settings.rebuildRuns} times` : ''})`);
+    const runs: Rebuild[] = [];
+    for (let run = 0; run < settings.rebuildRuns; run++) {
+      writeFileSync(file, edit(readFileSync(file, 'utf8'), settings.end, run));
+      const rebuild = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs);
+      runs.push({ seconds: rebuild.seconds, peakRss: rebuild.peakRss, ...phasesOf(rebuild.output) });
+      if (!seen(siteDir, topic)) figures.notes.push(`the rebuild after the ${name} edit does not show it`);
+      if (!(await replacedOutputsGone(siteDir, settings.stepTimeoutMs))) figures.notes.push('the output the rebuild replaced was still being deleted during the next steps');
+    }
+    figures.rebuilds[name] = medianRebuild(runs);
   }
 
   settings.log(`${figures.size}: build again with nothing changed`);

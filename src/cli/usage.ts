@@ -19,7 +19,7 @@ npm run import-forum -- --from discourse --url <forum> [same options]   (optiona
   [--timeout-ms 30000] [--retry-delay-ms 1000] [--concurrency 4]
   Imports a forum's forums, topics (first posts as Markdown) and members into the content folder; a later
   run with the same --url imports only what changed. Reports every topic skipped and value changed.`,
-  bench: `npm run bench [-- --sizes 1000,10000,100000] [--queries 50] [--seed s] [--full-build-max 100000] [--step-timeout 600] [--keep]
+  bench: `npm run bench [-- --sizes 1000,10000,100000] [--queries 50] [--seed s] [--full-build-max 100000] [--rebuild-runs 3] [--step-timeout 600] [--keep] [--no-pagefind]
 npm run bench -- --generate 10000 --out <dir> [--seed s] [--end YYYY-MM-DD]
   The build and browser-search benchmark on generated content, or only a generated content folder.`,
   types: `npm run types

@@ -1,7 +1,7 @@
 /** Issue 22: a build says where its time went, and the bench reads that line back. */
 import { describe, expect, it } from 'vitest';
 import { phasesLine, readPhases, type BuildPhases } from '../../src/build/phases.ts';
-import { table } from '../../scripts/bench/report.ts';
+import { medianRebuild, table } from '../../scripts/bench/report.ts';
 
 const full: BuildPhases = { start: 1.94, content: 2.1, bundling: 1.38, pages: 17.26, finishing: 0.8, waiting: 0.31, indexAndFeeds: 6.04 };
 
@@ -43,5 +43,23 @@ describe("the bench's table", () => {
     expect(row('    search index and feeds (second thread, alongside)').map((line) => /(\d+\.\d) s/.exec(line)?.[1])).toEqual(['6.0', undefined, '7.5']);
     expect(row('  tagsite / Hugo')[0]).toMatch(/ 2\.50× ✗/);
     expect(row('  CPU time, tagsite / Hugo (user + system, all threads)')[0]).toContain('36.4 s / 9.1 s = 4.00×');
+  });
+});
+
+describe('rebuilds run more than once', () => {
+  it('give the median run, with its phases, the highest memory, and every time', () => {
+    const runs = [2.6, 1.9, 2.1].map((seconds, i) => ({ seconds, peakRss: [4e8, 5e8, 3e8][i]!, phases: { ...full, pages: seconds } }));
+    expect(medianRebuild(runs)).toEqual({ seconds: 2.1, peakRss: 5e8, phases: { ...full, pages: 2.1 }, runs: [2.6, 1.9, 2.1] });
+    // Of an even number, the slower middle one.
+    expect(medianRebuild(runs.slice(0, 2)).seconds).toBe(2.6);
+    expect(medianRebuild(runs.slice(1, 2))).toEqual({ ...runs[1], runs: [1.9] });
+  });
+
+  it("show the median against the target, with the fastest and slowest run", () => {
+    const post = medianRebuild([2.4, 1.8, 1.9].map((seconds) => ({ seconds, peakRss: 5e8 })));
+    const lines = table([{ size: 10_000, notes: [], rebuilds: { post, title: { seconds: 2.2, peakRss: 5e8 } } }]).split('\n');
+    expect(lines.find((line) => line.startsWith('rebuild after one topic changed'))).toMatch(/ 1\.9 s \(median of 3: 1\.8–2\.4 s\), 0\.47 GB ✓/);
+    // One run: its time alone.
+    expect(lines.find((line) => line.startsWith('  … then its title changed'))).toMatch(/ 2\.2 s, 0\.47 GB ✗/);
   });
 });
