@@ -12,6 +12,7 @@ import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { PostInChunk, postBytes, RememberedInChunk, type ChunkBodies } from '../build/chunk-posts.ts';
 import type { RememberedPost, TopicResult } from './read-topics.ts';
+import { withoutPost } from './kept-posts.ts';
 
 /** A reading thread's spill file: its folder and name. */
 export interface SpillFile {
@@ -56,7 +57,7 @@ export function spillTo({ folder, name }: SpillFile): Spill {
       // The topic goes without its post where it holds the same one (it always does, as read): as
       // the record remembered, the same object, so that a thread's message carries it once.
       const same = topic && topic.html === remembered.html && topic.text === remembered.text;
-      return { ...result, remembered: post, ...(same ? { topic: remembered.read?.topic ?? { ...topic, html: '', text: '' } } : {}) };
+      return { ...result, remembered: post, ...(same ? { topic: remembered.read?.topic ?? withoutPost(topic) } : {}) };
     },
     close: () => {
       if (fd !== undefined) closeSync(fd);

@@ -8,6 +8,7 @@ import type { RenderMemory, TopicResult } from './read-topics.ts';
 import type { TopicContext } from './topics.ts';
 import { PostInChunk } from '../build/chunk-posts.ts';
 import { revivedSpill, type SpillFile } from './post-spill.ts';
+import { withoutPost } from './kept-posts.ts';
 
 /**
  * A reading thread's results as it sends them: each post once, in its remembered rendering. A
@@ -19,7 +20,7 @@ export function withoutPostCopies(results: TopicResult[]): TopicResult[] {
   return results.map((result) => {
     const { topic, remembered } = result;
     if (!topic || !remembered || remembered instanceof PostInChunk || topic.html !== remembered.html || topic.text !== remembered.text) return result;
-    return { ...result, topic: { ...topic, html: '', text: '' } };
+    return { ...result, topic: withoutPost(topic) };
   });
 }
 
