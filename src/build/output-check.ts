@@ -80,15 +80,25 @@ type Answer = { id: number; found: unknown } | { id: number; failed: true };
  * start is about a tenth of a second of a core, and a rebuild lists the content, then checks the
  * output. It takes its jobs in turn, and keeps the process alive only while one is waiting.
  */
-let checker: { worker: Worker; waiting: Map<number, (answer: Answer | undefined) => void>; next: number } | undefined;
+let checker: Checker | undefined;
 
-function startChecker(): NonNullable<typeof checker> {
+interface Checker {
+  worker: Worker;
+  waiting: Map<number, (answer: Answer | undefined) => void>;
+  next: number;
+  /** Ends once no job waits (endOutputChecks). */
+  ending?: true;
+}
+
+function startChecker(): Checker {
   const worker = new Worker(new URL(import.meta.url), { workerData: { outputCheck: true }, resourceLimits: THREAD_LIMITS });
-  const started = { worker, waiting: new Map<number, (answer: Answer | undefined) => void>(), next: 0 };
+  const started: Checker = { worker, waiting: new Map(), next: 0 };
   worker.on('message', (answer: Answer) => {
     started.waiting.get(answer.id)?.(answer);
     started.waiting.delete(answer.id);
-    if (started.waiting.size === 0) worker.unref();
+    if (started.waiting.size > 0) return;
+    if (started.ending) void worker.terminate();
+    else worker.unref();
   });
   // A thread that fails fails every job it had: each is done here instead.
   const fail = () => {
@@ -99,6 +109,22 @@ function startChecker(): NonNullable<typeof checker> {
   worker.once('error', fail);
   worker.once('exit', fail);
   return started;
+}
+
+/**
+ * Ends the checker thread once the jobs it has are answered; a later job starts another. A build
+ * calls it when it needs the thread no more: an idle thread is not collected, and after listing
+ * the content it held what the listing took (0.1 GB of the heap at 100,000 topics) for the whole
+ * build. Resolves once the thread has ended.
+ */
+export function endOutputChecks(): Promise<void> {
+  const thread = checker;
+  if (!thread) return Promise.resolve();
+  checker = undefined;
+  const ended = new Promise<void>((resolve) => thread.worker.once('exit', () => resolve()));
+  if (thread.waiting.size === 0) void thread.worker.terminate();
+  else thread.ending = true;
+  return ended;
 }
 
 /** Runs `job` in the checker thread; if the job or the thread fails, the answer is `failed()`'s (which may throw). */

@@ -15,6 +15,7 @@ import { buildInputs, contentListingInThread, rendererFolder, stampBuild, stampe
 import { configProblem, contentDir, parseArgs, printProblems, projectRoot, stopOnProblems } from './project.ts';
 import { exitWithUsageOnHelp } from './usage.ts';
 import { againWithDefaultPool } from './v8-pool.ts';
+import { endOutputChecks } from '../build/output-check.ts';
 import { keptRenderer } from '../build/renderer-head.ts';
 
 exitWithUsageOnHelp('build');
@@ -81,6 +82,8 @@ try {
   // The stamp keeps the listing's files and folders; the files' stamps (by path, a Map as big as the content) were for the reading only.
   listing = listing.then(withoutStamps);
   await listing;
+  // Listed, and a rebuild's output checked: the thread that did both is done.
+  void endOutputChecks();
   if (!rebuilt) fullBuildWithDefaultPool();
   outcome = rebuilt ?? (await astroBuild());
 } catch (error) {

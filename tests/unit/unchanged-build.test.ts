@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { folderFiles, folderListing } from '../../src/build/folder-files.ts';
+import { endOutputChecks } from '../../src/build/output-check.ts';
 import { buildInputs, contentListing, contentListingInThread, stampBuild, stampedOutput, unchangedOutput } from '../../src/build/unchanged.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'tagsite-unchanged-'));
@@ -148,6 +149,21 @@ describe('the output a content rebuild may update in place', () => {
     expect(listed).toEqual(contentListing(content));
     expect(checked?.outDir).toBe(out);
     expect(other).toBeUndefined();
+  });
+
+  it('is checked by a thread that a build ends when it needs it no more, after the jobs it has; a later job starts another', async () => {
+    const dir = join(root, 'checks-ended');
+    const content = join(dir, 'content');
+    mkdirSync(join(content, 'topics'), { recursive: true });
+    writeFileSync(join(content, 'topics/a.md'), '---\ntitle: A\n---\nBody.');
+    const waiting = contentListingInThread(content);
+    const ended = endOutputChecks();
+    expect(await waiting, 'the job sent before').toEqual(contentListing(content));
+    // Resolves only once the thread has exited (the test times out otherwise).
+    await ended;
+    expect(await contentListingInThread(content), 'a job after').toEqual(contentListing(content));
+    await endOutputChecks();
+    await endOutputChecks(); // no thread: nothing to end
   });
 });
 
