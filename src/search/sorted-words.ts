@@ -31,7 +31,7 @@ export interface SortedWords {
  * asks for the terms of the few postings files it makes (../search/index-build.ts): one pass a run of them.
  */
 export function sortedWords(read: ReadPostings, run = { postings: LAID_OUT_POSTINGS, places: LAID_OUT_PLACES }): SortedWords {
-  const { names, df, titleDf, placeCount, postingTerm, postingOrdinal, postingStart, positions } = read;
+  const { names, df, titleDf, placeCount, topicPostings, postingTerm, postingStart, positions } = read;
   const terms = names.length;
   const order = names.map((_, id) => id).sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
   const rank = new Int32Array(terms);
@@ -59,11 +59,15 @@ export function sortedWords(read: ReadPostings, run = { postings: LAID_OUT_POSTI
         nextPosting[r - from] = firstPosting[r]! - firstPosting[from]!;
         nextPlace[r - from] = firstPlace[r]! - firstPlace[from]!;
       }
+      // The read is in ordinal order: a posting's topic is the one whose postings it falls among.
+      let ordinal = -1;
+      let topicEnd = 0;
       for (let p = 0; p < postingTerm.length; p++) {
+        while (p === topicEnd) topicEnd += topicPostings[++ordinal]!;
         const r = rank[postingTerm[p]!]! - from;
         if (r < 0 || r >= to - from) continue;
         const begin = postingStart[p]!;
-        ordinals[nextPosting[r]!++] = begin & 1 ? -1 - postingOrdinal[p]! : postingOrdinal[p]!;
+        ordinals[nextPosting[r]!++] = begin & 1 ? -1 - ordinal : ordinal;
         const stop = p + 1 < postingStart.length ? postingStart[p + 1]! >> 1 : positions.length;
         let at = nextPlace[r]!;
         for (let i = begin >> 1; i < stop; i++) places[at++] = positions[i]!;

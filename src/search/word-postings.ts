@@ -21,13 +21,6 @@ class IntList {
     this.items[this.length++] = value;
   }
 
-  /** Pushes `value` `count` times. */
-  appendMany(value: number, count: number): void {
-    if (this.length + count > this.items.length) this.grow(this.length + count);
-    this.items.fill(value, this.length, this.length + count);
-    this.length += count;
-  }
-
   /** Pushes `values` whole. */
   append(values: Int32Array): void {
     if (this.length + values.length > this.items.length) this.grow(this.length + values.length);
@@ -87,7 +80,6 @@ export interface EarlierPostings {
 
 /** A table as read, with what handing out each term's postings needs. */
 export interface ReadPostings extends PostingsTable {
-  postingOrdinal: Int32Array;
   /** Per topic (by ordinal): the index in the earlier table its postings were copied from, or -1 where its words were read. */
   copiedFrom: Int32Array;
   /** Per term id: how many topics hold it, how many hold it in the title, and how many numbers its positions take. */
@@ -111,7 +103,6 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
   const topicPostings = new IntList(topics.length);
   const postings = table && Math.ceil(table.postingTerm.length * 1.01);
   const postingTerm = new IntList(postings);
-  const postingOrdinal = new IntList(postings);
   const postingStart = new IntList(postings);
   const positions = new IntList(table && Math.ceil(table.positions.length * 1.01));
   // One topic's terms, without an object per term: each distinct term gets a slot (in the order the
@@ -165,7 +156,6 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
     for (let slot = 0; slot < slots; slot++) {
       const inTitle = titles[slot]! > 0 ? 1 : 0;
       postingTerm.push(slotTerm.items[slot]!);
-      postingOrdinal.push(ordinal);
       postingStart.push(positions.length * 2 + inTitle);
       positions.push(posts[slot]! * 2 + inTitle);
       if (inTitle) positions.push(titles[slot]!);
@@ -181,8 +171,8 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
   const firstPosting = new Int32Array((table?.topicPostings.length ?? 0) + 1);
   if (table) for (let t = 0; t < table.topicPostings.length; t++) firstPosting[t + 1] = firstPosting[t]! + table.topicPostings[t]!;
   const placesStart = (p: number) => (p < table!.postingStart.length ? table!.postingStart[p]! >> 1 : table!.positions.length);
-  /** Copies the earlier table's topics from `at` up to `end` as those from `ordinal` on. */
-  const copy = (at: number, end: number, ordinal: number) => {
+  /** Copies the earlier table's topics from `at` up to `end` (as the next ordinals). */
+  const copy = (at: number, end: number) => {
     const from = firstPosting[at]!;
     const to = firstPosting[end]!;
     const shift = (positions.length - placesStart(from)) * 2;
@@ -192,14 +182,13 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
     if (shift !== 0) for (let p = first; p < postingStart.length; p++) postingStart.items[p]! += shift;
     positions.append(table!.positions.subarray(placesStart(from), placesStart(to)));
     topicPostings.append(table!.topicPostings.subarray(at, end));
-    for (let t = at; t < end; t++) postingOrdinal.appendMany(ordinal + t - at, table!.topicPostings[t]!);
   };
 
   const copiedFrom = new Int32Array(topics.length).fill(-1);
-  /** The run being copied: from the earlier table's `at`, as the topics from `ordinal` on, `length` of them. */
-  const run = { at: 0, ordinal: 0, length: 0 };
+  /** The run being copied: from the earlier table's `at`, `length` of its topics. */
+  const run = { at: 0, length: 0 };
   const flush = () => {
-    if (run.length > 0) copy(run.at, run.at + run.length, run.ordinal);
+    if (run.length > 0) copy(run.at, run.at + run.length);
     run.length = 0;
   };
   topics.forEach((topic, ordinal) => {
@@ -213,7 +202,7 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
     if (run.length > 0 && at === run.at + run.length) run.length++;
     else {
       flush();
-      Object.assign(run, { at, ordinal, length: 1 });
+      Object.assign(run, { at, length: 1 });
     }
   });
   flush();
@@ -221,7 +210,6 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
   return {
     ...counted,
     topicPostings: topicPostings.values,
-    postingOrdinal: postingOrdinal.values,
     postingStart: postingStart.values,
     positions: positions.values,
     copiedFrom,

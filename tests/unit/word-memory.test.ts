@@ -83,6 +83,17 @@ describe('word memory', () => {
     );
   });
 
+  it('gives each posting the ordinal of its topic, past topics without a word, first or in between', () => {
+    const topic = (slug: string, title: string, text: string): Topic => ({
+      slug, file: `content/topics/${slug}.md`, title, author: 'wren', created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z',
+      createdMs: 1, updatedMs: 1, contentType: 'help', contentGroup: 'forum', tags: [], replies: 0, views: 0, excerpt: text, html: `<p>${text}</p>`, text,
+    });
+    const read = readPostings([topic('a', '', ''), topic('b', 'Lantern', 'moss'), topic('c', '', ''), topic('d', '', ''), topic('e', 'Moss', 'lantern quartz')]);
+    expect([...termPostings(read, { postings: 2, places: 3 })].map(({ term, all, title }) => [term, all, title])).toEqual([
+      ['lantern', [1, 4], [1]], ['moss', [1, 4], [4]], ['quartz', [4], []],
+    ]);
+  });
+
   it('copies the topics it remembers: a remembered topic is not read again', () => {
     const memory = { file: join(folder, 'copies.bin'), code: 'code-1' };
     const topic = (slug: string, text: string, day: number): Topic => ({
