@@ -36,9 +36,9 @@ type IndexedContent = Pick<SiteContent, 'topics' | 'members'> & { contentTypes: 
  * (`topics` in any order). With `reuse`, `postings` and `listing`, see emitSearchIndex (with
  * `listing`, members.json is not made either).
  */
-function emitSearchIndexFiles(content: IndexedContent, emit: (path: string, text: string, key?: string) => void, reuse?: IndexReuse, { postings, listing }: { postings?: (topics: readonly Topic[]) => SortedWords; listing?: CoreFile } = {}): void {
+function emitSearchIndexFiles(content: IndexedContent, emit: (path: string, text: string, key?: string) => void, reuse?: IndexReuse, { postings, listing, wordsMade }: { postings?: (topics: readonly Topic[]) => SortedWords; listing?: CoreFile; wordsMade?: () => void } = {}): void {
   const topics = sortForListing(content.topics);
-  emitSearchIndex(topics, content.contentTypes, content.canonicalOf ?? new Map(), emit, reuse, { ...(postings ? { postings } : {}), ...(listing ? { listing } : {}) });
+  emitSearchIndex(topics, content.contentTypes, content.canonicalOf ?? new Map(), emit, reuse, { ...(postings ? { postings } : {}), ...(listing ? { listing } : {}), ...(wordsMade ? { wordsMade } : {}) });
   if (!listing) emit('members.json', JSON.stringify(memberRecords(content.members, authorCounts(topics))));
 }
 
@@ -276,9 +276,14 @@ function work(data: WorkData, words: WordMemory | undefined, feedsWritten: () =>
     const written = inputKey !== undefined || !files.keep(file, key);
     if (written) files.write(file, json);
     made.files.push({ file, key, written });
-  }, { key: tagFileKeys(data.contentTypes, digestOf), take, shard, earlier: (path) => files.keyOf(`${INDEX_FOLDER}/${path}`), ...(changedTags ? { unchanged: (tag: string) => !changedTags.has(tag) } : {}) }, { postings: memory?.postings ?? ((topics) => wordPostings(topics, texts.textOf)), listing: listing?.core });
+  }, { key: tagFileKeys(data.contentTypes, digestOf), take, shard, earlier: (path) => files.keyOf(`${INDEX_FOLDER}/${path}`), ...(changedTags ? { unchanged: (tag: string) => !changedTags.has(tag) } : {}) }, {
+    postings: memory?.postings ?? ((topics) => wordPostings(topics, texts.textOf)),
+    listing: listing?.core,
+    // The words are remembered, and let go of, before the display and tag files are made: at
+    // 100,000 topics they are 0.3 GB, which the thread held to its end, while the pages rendered.
+    wordsMade: () => memory?.remember(shards),
+  });
   texts.close();
-  memory?.remember(shards);
   if (inputs) made.listingFiles = listing ? data.previous.listingFiles! : { inputs, files: made.files.flatMap(({ file }) => (LISTING_FILE.test(file) ? [file] : [])) };
   return made;
 }

@@ -114,7 +114,8 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
  * rebuild's copies what it read before: ../build/word-memory.ts); `postingsPerShard` sizes the
  * shards (the tests make them small). With `listing`, the last build's core.json, whose topics without their posts are these,
  * the files made from those alone (display files, each tag's) are not made, and core.json is that
- * one with the new word files.
+ * one with the new word files. `wordsMade` is called once the word files are all emitted, before
+ * the others: the words read can be let go of then.
  */
 export function emitSearchIndex(
   topics: readonly Topic[],
@@ -122,10 +123,11 @@ export function emitSearchIndex(
   canonicalOf: ReadonlyMap<string, string>,
   emit: (path: string, text: string, key?: string) => void,
   reuse?: IndexReuse,
-  { postings = wordPostings, postingsPerShard = POSTINGS_PER_SHARD, listing }: { postings?: (topics: readonly Topic[]) => SortedWords; postingsPerShard?: number; listing?: CoreFile } = {},
+  { postings = wordPostings, postingsPerShard = POSTINGS_PER_SHARD, listing, wordsMade }: { postings?: (topics: readonly Topic[]) => SortedWords; postingsPerShard?: number; listing?: CoreFile; wordsMade?: () => void } = {},
 ): void {
   const { numbers, byNumber } = topicNumbers(topics);
   const words = emitWordFiles(byNumber, emit, reuse, postings, postingsPerShard);
+  wordsMade?.();
   const core: CoreFile = listing ? { ...listing, ...words } : emitListingFiles(topics, { numbers, byNumber }, contentTypes, canonicalOf, emit, reuse, words);
   emit('core.json', JSON.stringify(core));
   const { count, displayShardSize, displayAllSize, displayAllBytes } = core;

@@ -1,7 +1,7 @@
 // The terms of the search index in code-point order, with their postings handed out a run of terms
 // at a time (./index-build.ts writes them), from the topics' postings as read (./word-postings.ts).
 import type { Topic } from '../content/topics.ts';
-import { readPostings, type ReadPostings, type TermPostings, type TextOf } from './word-postings.ts';
+import { letGo, readPostings, type ReadPostings, type TermPostings, type TextOf } from './word-postings.ts';
 
 /** At most this many postings, and this many places, are laid out by term at a time (16 and 32 MB). */
 const LAID_OUT_POSTINGS = 1 << 22;
@@ -47,48 +47,60 @@ export function sortedWords(read: ReadPostings, run = { postings: LAID_OUT_POSTI
     /** A run's postings (each its ordinal, or -1 - ordinal when the term is in its title) and places; bigger for a term that needs more. */
     let ordinals = new Int32Array(Math.min(run.postings, firstPosting[end]! - firstPosting[start]!));
     let places = new Int32Array(Math.min(run.places, firstPlace[end]! - firstPlace[start]!));
-    for (let from = start; from < end; ) {
-      // The run: terms from `from` up to `to`, as many as fit (at least one).
-      let to = from + 1;
-      while (to < end && firstPosting[to + 1]! - firstPosting[from]! <= ordinals.length && firstPlace[to + 1]! - firstPlace[from]! <= places.length) to++;
-      if (firstPosting[to]! - firstPosting[from]! > ordinals.length) ordinals = new Int32Array(firstPosting[to]! - firstPosting[from]!);
-      if (firstPlace[to]! - firstPlace[from]! > places.length) places = new Int32Array(firstPlace[to]! - firstPlace[from]!);
-      const nextPosting = new Float64Array(to - from);
-      const nextPlace = new Float64Array(to - from);
-      for (let r = from; r < to; r++) {
-        nextPosting[r - from] = firstPosting[r]! - firstPosting[from]!;
-        nextPlace[r - from] = firstPlace[r]! - firstPlace[from]!;
-      }
-      // The read is in ordinal order: a posting's topic is the one whose postings it falls among.
-      let ordinal = -1;
-      let topicEnd = 0;
-      for (let p = 0; p < postingTerm.length; p++) {
-        while (p === topicEnd) topicEnd += topicPostings[++ordinal]!;
-        const r = rank[postingTerm[p]!]! - from;
-        if (r < 0 || r >= to - from) continue;
-        const begin = postingStart[p]!;
-        ordinals[nextPosting[r]!++] = begin & 1 ? -1 - ordinal : ordinal;
-        const stop = p + 1 < postingStart.length ? postingStart[p + 1]! >> 1 : positions.length;
-        let at = nextPlace[r]!;
-        for (let i = begin >> 1; i < stop; i++) places[at++] = positions[i]!;
-        nextPlace[r] = at;
-      }
-      // Each list is made at its final length (its counts are known), not grown as it is filled.
-      for (let r = from; r < to; r++) {
-        const id = order[r]!;
-        const all: number[] = new Array(df[id]!);
-        const title: number[] = new Array(titleDf[id]!);
-        let titles = 0;
-        for (let k = firstPosting[r]! - firstPosting[from]!, n = 0; n < all.length; k++, n++) {
-          const ordinal = ordinals[k]!;
-          if (ordinal < 0) all[n] = title[titles++] = -1 - ordinal;
-          else all[n] = ordinal;
+    try {
+      for (let from = start; from < end; ) {
+        // The run: terms from `from` up to `to`, as many as fit (at least one).
+        let to = from + 1;
+        while (to < end && firstPosting[to + 1]! - firstPosting[from]! <= ordinals.length && firstPlace[to + 1]! - firstPlace[from]! <= places.length) to++;
+        if (firstPosting[to]! - firstPosting[from]! > ordinals.length) {
+          letGo(ordinals);
+          ordinals = new Int32Array(firstPosting[to]! - firstPosting[from]!);
         }
-        const list: number[] = new Array(placeCount[id]!);
-        for (let k = firstPlace[r]! - firstPlace[from]!, n = 0; n < list.length; k++, n++) list[n] = places[k]!;
-        yield { term: names[id]!, all, title, positions: list };
+        if (firstPlace[to]! - firstPlace[from]! > places.length) {
+          letGo(places);
+          places = new Int32Array(firstPlace[to]! - firstPlace[from]!);
+        }
+        const nextPosting = new Float64Array(to - from);
+        const nextPlace = new Float64Array(to - from);
+        for (let r = from; r < to; r++) {
+          nextPosting[r - from] = firstPosting[r]! - firstPosting[from]!;
+          nextPlace[r - from] = firstPlace[r]! - firstPlace[from]!;
+        }
+        // The read is in ordinal order: a posting's topic is the one whose postings it falls among.
+        let ordinal = -1;
+        let topicEnd = 0;
+        for (let p = 0; p < postingTerm.length; p++) {
+          while (p === topicEnd) topicEnd += topicPostings[++ordinal]!;
+          const r = rank[postingTerm[p]!]! - from;
+          if (r < 0 || r >= to - from) continue;
+          const begin = postingStart[p]!;
+          ordinals[nextPosting[r]!++] = begin & 1 ? -1 - ordinal : ordinal;
+          const stop = p + 1 < postingStart.length ? postingStart[p + 1]! >> 1 : positions.length;
+          let at = nextPlace[r]!;
+          for (let i = begin >> 1; i < stop; i++) places[at++] = positions[i]!;
+          nextPlace[r] = at;
+        }
+        // Each list is made at its final length (its counts are known), not grown as it is filled.
+        for (let r = from; r < to; r++) {
+          const id = order[r]!;
+          const all: number[] = new Array(df[id]!);
+          const title: number[] = new Array(titleDf[id]!);
+          let titles = 0;
+          for (let k = firstPosting[r]! - firstPosting[from]!, n = 0; n < all.length; k++, n++) {
+            const ordinal = ordinals[k]!;
+            if (ordinal < 0) all[n] = title[titles++] = -1 - ordinal;
+            else all[n] = ordinal;
+          }
+          const list: number[] = new Array(placeCount[id]!);
+          for (let k = firstPlace[r]! - firstPlace[from]!, n = 0; n < list.length; k++, n++) list[n] = places[k]!;
+          yield { term: names[id]!, all, title, positions: list };
+        }
+        from = to;
       }
-      from = to;
+    } finally {
+      // Tens of megabytes outside the heap: given back now (letGo).
+      letGo(ordinals);
+      letGo(places);
     }
   }
   return { terms: order.map((id) => names[id]!), df: Int32Array.from(order, (id) => df[id]!), postings };

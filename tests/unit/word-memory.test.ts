@@ -3,14 +3,14 @@
 // every topic again, whatever changed, and a memory it cannot trust must not be used.
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Topic } from '../../src/content/topics.ts';
 import { sortForListing } from '../../src/model/listing.ts';
-import { readPostings } from '../../src/search/word-postings.ts';
+import { letGo, readPostings } from '../../src/search/word-postings.ts';
 import { termPostings } from '../../src/search/sorted-words.ts';
-import { earlierPostings, readWordMemory, rememberWords, type WordMemoryFile } from '../../src/build/word-memory.ts';
+import { earlierPostings, readWordMemory, rememberWords, wordsAtWork, type WordMemoryFile } from '../../src/build/word-memory.ts';
 import { topicRecordKey } from '../../src/content/read-topics.ts';
 import { corpusArb, WORDS } from './search-corpus.ts';
 
@@ -92,6 +92,38 @@ describe('word memory', () => {
     expect([...termPostings(read, { postings: 2, places: 3 })].map(({ term, all, title }) => [term, all, title])).toEqual([
       ['lantern', [1, 4], [1]], ['moss', [1, 4], [4]], ['quartz', [4], []],
     ]);
+  });
+
+  it('at work in a build, remembers the words once, then holds neither them nor the shards they leave as they were', () => {
+    const file = { file: join(folder, 'at-work.bin'), code: 'code-1' };
+    const topics = sortForListing(fc.sample(corpusArb, { numRuns: 1, seed: 7 })[0]!.topics);
+    const shards = { bounds: [''], keys: [['p0', 'q0']] as const };
+    // A first build, then one that reads the same topics with that memory.
+    const first = wordsAtWork({ file }, keyOf);
+    first.postings(topics);
+    first.remember(shards);
+    const table = readWordMemory(file)!;
+    expect(table.shards).toEqual(shards);
+    const second = wordsAtWork({ file, table }, keyOf);
+    const words = second.postings(topics);
+    expect([...words.postings(0, words.terms.length)]).toEqual([...termPostings(readPostings(topics))]);
+    expect(second.same?.(0, '', undefined), 'its one shard, as the last build made it').toEqual(['p0', 'q0']);
+    second.remember({ bounds: [''], keys: [['p1', 'q1']] });
+    expect(readWordMemory(file)?.shards?.keys).toEqual([['p1', 'q1']]);
+    expect(second.same).toBeUndefined();
+    rmSync(file.file);
+    second.remember(shards);
+    expect(existsSync(file.file), 'remembered once').toBe(false);
+  });
+
+  it('gives a list of postings its memory back at once, not at some later collection: the list and every view of it are empty after', () => {
+    const list = new Int32Array(16 << 20).fill(7); // 64 MB
+    const view = list.subarray(5, 10);
+    const before = process.memoryUsage().arrayBuffers;
+    letGo(list);
+    expect(before - process.memoryUsage().arrayBuffers).toBeGreaterThanOrEqual(64 << 20);
+    expect([list.length, view.length]).toEqual([0, 0]);
+    letGo(list); // nothing left to give
   });
 
   it('copies the topics it remembers: a remembered topic is not read again', () => {
