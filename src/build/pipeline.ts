@@ -32,7 +32,7 @@ import { dataMemory } from './data-memory.ts';
 import { FEED_FILES, INDEX_FOLDER, indexAndFeedsThread, LISTING_FILES } from './index-and-feeds.ts';
 import { wordMemoryFile } from './word-memory.ts';
 import { buildStore, routesToRemember, type BuildOutcome, type ContentSource, type PageReuse } from './store.ts';
-import { removeDeadWorkFolders, swapIn, workFolder } from './swap.ts';
+import { removeDeadWorkFolders, removeWorkFolder, swapIn, workFolder } from './swap.ts';
 import { outputLock, updateInPlace } from './in-place.ts';
 import { takeLock, withLock } from '../cli/lock.ts';
 import type { FolderListing } from './folder-files.ts';
@@ -266,7 +266,8 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   const size = measureSite(output.files);
   const warnings = [...hostLimitWarnings(size), ...(redirectsWarning ? [redirectsWarning] : [])];
   rememberPages(build.cacheDir, build.code, reuse.next, output.files, routesToRemember(reuse.routes));
-  rmSync(workFolder(settings.root), { recursive: true, force: true });
+  // A new site swapped in by a copy (an output on another file system) is still in the work folder.
+  removeWorkFolder(settings.root, { holdsSite: !build.previous && existsSync(fresh) });
   forgetSpill(spillFolder(build.cacheDir)); // the posts this build read are in its topic memory
   progress.done();
   // Said by `astro build` as by `npm run build`: before the site is deployed anywhere.

@@ -7,7 +7,8 @@ import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { folderListing } from '../../src/build/folder-files.ts';
 import { folderTimes, unchangedFolder } from '../../src/build/output-check.ts';
-import { swapIn } from '../../src/build/swap.ts';
+import { removeDeadWorkFolders, removeWorkFolder, swapIn, workFolder } from '../../src/build/swap.ts';
+import { spawnSync } from 'node:child_process';
 import { otherFileSystemThan } from '../helpers/build.ts';
 
 const made: string[] = [];
@@ -65,3 +66,49 @@ describe('swapping a finished site in', () => {
     expect(unchangedSince(outDir, output)).toBe(true);
   });
 });
+
+/** A project folder whose work folder (for this process, or `pid`'s) holds a site of `count` pages. */
+function project(count: number, pid = process.pid): { root: string; work: string } {
+  const root = mkdtempSync(join(tmpdir(), 'tagsite-work-'));
+  made.push(root);
+  const work = workFolder(root, pid);
+  for (let i = 0; i < count; i++) {
+    mkdirSync(join(work, 'site', `page-${i}`), { recursive: true });
+    writeFileSync(join(work, 'site', `page-${i}`, 'index.html'), `<p>${i}</p>`);
+  }
+  return { root, work };
+}
+
+/** Waits until `path` is gone, for up to 20 s; whether it is. */
+async function goneSoon(path: string): Promise<boolean> {
+  for (let waited = 0; existsSync(path) && waited < 20_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  return !existsSync(path);
+}
+
+describe("a build's work folder", () => {
+  it('is deleted at once when it holds no site; set aside at once and deleted by a process of its own when it still holds one', async () => {
+    const small = project(0);
+    mkdirSync(small.work, { recursive: true });
+    removeWorkFolder(small.root, { holdsSite: false });
+    expect(existsSync(small.work)).toBe(false);
+
+    const big = project(2000);
+    removeWorkFolder(big.root, { holdsSite: true });
+    expect(existsSync(big.work), 'out of the way of the next build at once').toBe(false);
+    const aside = `${big.work}.discarded`;
+    expect(existsSync(join(aside, 'site/page-1999/index.html')), 'deleted after this call returned').toBe(true);
+    expect(await goneSoon(aside)).toBe(true);
+  });
+
+  it("is deleted by the next build when its build's process is gone, set aside or not, and kept while that process lives", () => {
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    const dead = project(3, gone);
+    mkdirSync(`${dead.work}.discarded/site`, { recursive: true });
+    const live = workFolder(dead.root, process.pid);
+    mkdirSync(live, { recursive: true });
+    expect(removeDeadWorkFolders(dead.root).sort()).toEqual([String(gone), `${gone}.discarded`]);
+    expect(existsSync(dead.work) || existsSync(`${dead.work}.discarded`)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+  });
+});
+
