@@ -14,7 +14,7 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { replaceFile } from '../cli/atomic-file.ts';
-import { letGoOfRead, readPostings, type EarlierPostings, type PostingsTable, type TextOf } from '../search/word-postings.ts';
+import { letGo, readPostings, type EarlierPostings, type PostingsTable, type TextOf } from '../search/word-postings.ts';
 import { sortedWords, type SortedWords } from '../search/sorted-words.ts';
 import type { Topic } from '../content/topics.ts';
 import { sameShards, type SameShard, type ShardMemory } from './shard-reuse.ts';
@@ -163,7 +163,7 @@ export interface WordsAtWork {
   postings: (topics: readonly Topic[]) => SortedWords;
   /** Once the words are read: the last build's shards that they leave as they were. */
   same?: SameShard;
-  /** Remembers the words read, and the `shards` made of them, for the next build, once; then lets go of them (letGoOfRead). */
+  /** Remembers the words read, and the `shards` made of them, for the next build, once; then lets go of them (letGo). */
   remember: (shards: ShardMemory) => void;
 }
 
@@ -181,15 +181,15 @@ export function wordsAtWork({ file, table }: { file: WordMemoryFile; table?: Rem
       if (same) atWork.same = same;
       remember = (shards) => {
         rememberWords(file, read, topics.map((topic) => keyOf(topic) ?? ''), shards);
-        letGoOfRead(read);
+        // Nothing reads them any more: their memory goes now, and what held them (`same` holds the read too).
+        for (const name of ARRAYS) letGo(read[name]);
+        letGo(read.copiedFrom);
+        delete atWork.same;
+        remember = () => {};
       };
       return sortedWords(read);
     },
-    remember: (shards) => {
-      remember(shards);
-      remember = () => {};
-      delete atWork.same;
-    },
+    remember: (shards) => remember(shards),
   };
   return atWork;
 }

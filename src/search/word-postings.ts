@@ -228,11 +228,6 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
   };
 }
 
-/** Lets go of the lists of a read (letGo), once nothing reads it any more: the read is empty from then on. */
-export function letGoOfRead(read: ReadPostings): void {
-  for (const array of [read.topicPostings, read.postingTerm, read.postingStart, read.positions, read.copiedFrom]) letGo(array);
-}
-
 /**
  * Per term: how many postings hold it, how many in the title, and how many numbers its positions
  * take. A term no posting holds (one only topics of the earlier table held) is dropped, and the
