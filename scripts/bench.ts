@@ -78,7 +78,7 @@ if (problems.length > 0) {
 
 // Loaded only for a benchmark run: --generate stays quick.
 const { projectSnapshot } = await import('./bench/site.ts');
-const { cleanSize, runSize } = await import('./bench/run.ts');
+const { runSize } = await import('./bench/run.ts');
 const { table } = await import('./bench/report.ts');
 const { comparisonTable } = await import('./bench/compare-report.ts');
 const { launchChromium } = await import('../tests/helpers/browser.ts');
@@ -97,9 +97,11 @@ try {
     all.push(await runSize(size, { project, workDir, seed, end, queries, fullBuildMax, rebuildRuns, stepTimeoutMs, options, browser, pagefind: !values['no-pagefind'], log }));
     // The figures so far, while bigger sizes still run; the whole table is printed once at the end.
     if (size !== ordered.at(-1)) console.error(`\n${table(all)}\n${all.at(-1)!.pagefind ? `\n${comparisonTable(size, all.at(-1)!.pagefind!)}\n` : ''}`);
-    if (!values.keep) cleanSize(workDir, size);
   }
 } finally {
+  // Each size's files stay until the end: deleted between sizes, they would be deleted seconds
+  // before the next size's clean build, which ext4 without a journal (this machine's) then makes
+  // many times slower, as it passes over every inode freed in the last minutes for each new file.
   await browser.close();
   if (!values.keep) rmSync(workDir, { recursive: true, force: true });
 }

@@ -39,9 +39,9 @@ export interface SizeFigures {
   searchFiltered?: Transfer;
   tagPages?: TagPageFigures[];
   /** The clean build: time, peak memory of its process tree, what it wrote. */
-  build?: { seconds: number; cpuSeconds: number; peakRss: number; files: number; pages: number; bytes: number; phases?: BuildPhases };
+  build?: { seconds: number; cpuSeconds: number; systemSeconds: number; peakRss: number; files: number; pages: number; bytes: number; phases?: BuildPhases };
   /** Hugo's clean build of the same topics (issue 22), when hugo is installed. */
-  hugo?: { version: string; seconds: number; cpuSeconds: number; peakRss: number; files: number };
+  hugo?: { version: string; seconds: number; cpuSeconds: number; systemSeconds: number; peakRss: number; files: number };
   /** The builds after one topic changed, into the same output folder, edit after edit (scripts/bench/run.ts EDITS). */
   rebuilds?: RebuildFigures;
   /** `npm run build` again right after the rebuilds, with nothing changed. */
@@ -155,6 +155,7 @@ export function table(all: SizeFigures[]): string {
     ['Hugo clean build, same topics (no search/feeds)', (f) => (f.hugo ? `${f.hugo.seconds.toFixed(1)} s, ${gb(f.hugo.peakRss)}, ${f.hugo.files.toLocaleString('en')} files` : '—'), ''],
     ['  tagsite / Hugo', (f) => (f.build && f.hugo ? `${(f.build.seconds / f.hugo.seconds).toFixed(2)}×${check(f.build.seconds <= f.hugo.seconds)}` : '—'), '≤ 1.0×'],
     ['  CPU time, tagsite / Hugo (user + system, all threads)', (f) => (f.build && f.hugo ? `${f.build.cpuSeconds.toFixed(1)} s / ${f.hugo.cpuSeconds.toFixed(1)} s = ${(f.build.cpuSeconds / f.hugo.cpuSeconds).toFixed(2)}×` : '—'), ''],
+    ['    of it in the kernel (system time: files made, written, deleted)', (f) => (f.build && f.hugo ? `${f.build.systemSeconds.toFixed(1)} s / ${f.hugo.systemSeconds.toFixed(1)} s` : '—'), ''],
     ...rebuildRows('post', 'rebuild after one topic changed: a paragraph added to its post'),
     ...rebuildRows('title', '  … then its title changed'),
     ...rebuildRows('bumped', '  … then its `updated` moved to the top (as a reply does)'),

@@ -1,5 +1,5 @@
 /** One corpus size, end to end: generate, load, build, serve, measure in Chromium. */
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import type { Browser } from 'playwright-core';
@@ -137,7 +137,13 @@ const EDITS: Array<{ name: keyof RebuildFigures; edit: (text: string, day: strin
   },
 ];
 
-/** Hugo's clean build of the same topic files right after tagsite's, when `hugo` is installed. */
+/**
+ * Hugo's clean build of the same topic files right after tagsite's, when `hugo` is installed. Its
+ * site is deleted with the bench's folder, at the end: deleted here, its files would be deleted
+ * right before the rebuilds, which some file systems answer by making new files slowly for a
+ * while: ext4 without a journal (this machine's) passes over every inode freed in the last one to
+ * six minutes, one by one, each time it makes a file or folder.
+ */
 async function hugoFigures(figures: SizeFigures, corpusDir: string, hugoDir: string, settings: RunSettings): Promise<void> {
   const version = hugoVersion();
   if (!version) {
@@ -147,8 +153,7 @@ async function hugoFigures(figures: SizeFigures, corpusDir: string, hugoDir: str
   settings.log(`${figures.size}: Hugo's clean build of the same topics (${version})`);
   writeHugoSite(hugoDir, corpusDir);
   const run = await hugoBuild(hugoDir, settings.stepTimeoutMs);
-  figures.hugo = { version, seconds: run.seconds, cpuSeconds: run.cpuSeconds, peakRss: run.peakRss, files: siteSize(join(hugoDir, 'public')).files };
-  rmSync(hugoDir, { recursive: true, force: true });
+  figures.hugo = { version, seconds: run.seconds, cpuSeconds: run.cpuSeconds, systemSeconds: run.systemSeconds, peakRss: run.peakRss, files: siteSize(join(hugoDir, 'public')).files };
 }
 
 /**
@@ -229,7 +234,7 @@ export async function runSize(size: number, settings: RunSettings): Promise<Size
     if (size <= settings.fullBuildMax) {
       log(`${size}: full build (npm run build -- --content … --out …)`);
       const clean = await realBuild(settings.project, corpusDir, siteDir, settings.stepTimeoutMs, true);
-      figures.build = { seconds: clean.seconds, cpuSeconds: clean.cpuSeconds, peakRss: clean.peakRss, ...siteSize(siteDir), ...phasesOf(clean.output) };
+      figures.build = { seconds: clean.seconds, cpuSeconds: clean.cpuSeconds, systemSeconds: clean.systemSeconds, peakRss: clean.peakRss, ...siteSize(siteDir), ...phasesOf(clean.output) };
       await hugoFigures(figures, corpusDir, join(dir, 'hugo'), settings);
       const took = clean.seconds;
       const differ = indexDifferences(siteDir, searchIndexOf(content));
@@ -327,9 +332,4 @@ async function pagefindFiles(figures: SizeFigures, content: SiteContent, siteDir
     figures.notes.push(`Pagefind could not index the topics: ${(error as Error).message.split('\n')[0]}`);
     return undefined;
   }
-}
-
-/** Frees a size's folders (corpora and sites are large). */
-export function cleanSize(workDir: string, size: number): void {
-  rmSync(join(workDir, String(size)), { recursive: true, force: true });
 }

@@ -48,15 +48,16 @@ function groupRss(group: number): number {
 const TICKS_PER_SECOND = 100;
 
 /**
- * CPU time (user + system, in seconds) of this process's children that have ended and been waited
- * for, each with the children it waited for: /proc/self/stat's cutime and cstime. Read before and
- * after one child runs, it gives that child's CPU time, on every thread and core.
+ * CPU time (in seconds: user + system, and system alone) of this process's children that have
+ * ended and been waited for, each with the children it waited for: /proc/self/stat's cutime and
+ * cstime. Read before and after one child runs, it gives that child's CPU time, on every thread and core.
  */
-function endedChildrenCpu(): number {
+function endedChildrenCpu(): { cpu: number; system: number } {
   const stat = readFileSync('/proc/self/stat', 'utf8');
   // After the command name (which may hold spaces): state ppid … utime stime cutime cstime (fields 3…17).
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND;
+  const [user, system] = [Number(fields[13]), Number(fields[14])];
+  return { cpu: (user + system) / TICKS_PER_SECOND, system: system / TICKS_PER_SECOND };
 }
 
 export interface BuildRun {
@@ -67,6 +68,12 @@ export interface BuildRun {
    * other child of this process that ended meanwhile (none does while a build runs).
    */
   cpuSeconds: number;
+  /**
+   * Of it, the time in the kernel (system time): making, writing and deleting files, mostly. A file
+   * system slower at making files than usual shows here, not in the build's own work: ext4 without
+   * a journal, for minutes after many files were deleted, takes ten times as long to make each.
+   */
+  systemSeconds: number;
   /** Highest sum of the resident memory of the build and every process it started (sampled every 100 ms). */
   peakRss: number;
   /** The build's output (stdout and stderr). */
@@ -127,7 +134,10 @@ export function runMeasured(command: string, args: string[], cwd: string, timeou
       clearInterval(sampler);
       if (timedOut) reject(new StepTimeout(`${basename(command)} did not finish within ${Math.round(timeoutMs / 1000)} s`));
       else if (code !== 0 && expectSuccess) reject(new Error(`${basename(command)} failed (exit ${code}):\n${output.trim().split('\n').slice(-15).join('\n')}`));
-      else resolve({ seconds: (performance.now() - started) / 1000, cpuSeconds: endedChildrenCpu() - cpuBefore, peakRss, output, code });
+      else {
+        const cpu = endedChildrenCpu();
+        resolve({ seconds: (performance.now() - started) / 1000, cpuSeconds: cpu.cpu - cpuBefore.cpu, systemSeconds: cpu.system - cpuBefore.system, peakRss, output, code });
+      }
     });
   });
 }

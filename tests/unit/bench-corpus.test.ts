@@ -146,6 +146,12 @@ describe("the benchmark's build", () => {
     expect(run.seconds).toBeGreaterThan(1.1);
     expect(run.cpuSeconds).toBeGreaterThan(0.9);
     expect(run.cpuSeconds).toBeLessThan(run.seconds + 0.6);
+    // Of it, the time in the kernel: most of that loop's (each cpuUsage() asks the kernel), little of a loop that asks nothing.
+    expect(run.systemSeconds).toBeGreaterThan(0.3);
+    expect(run.systemSeconds).toBeLessThanOrEqual(run.cpuSeconds);
+    const own = await runMeasured(process.execPath, ['-e', 'for (let n = 1, end = Date.now() + 800; (n & 0xfffff) !== 0 || Date.now() < end; n++);'], projectRoot, 30_000);
+    expect(own.cpuSeconds).toBeGreaterThan(0.5);
+    expect(own.systemSeconds).toBeLessThan(own.cpuSeconds / 4);
     const idle = await runMeasured(process.execPath, ['-e', 'setTimeout(() => {}, 800)'], projectRoot, 30_000);
     expect(idle.cpuSeconds).toBeLessThan(0.4);
   });
