@@ -38,7 +38,9 @@ it('reuses a page of the previous output only while its file is as that build le
     writeFileSync(join(out, file), `<p>${file}</p>`);
   }
   const keys = new Map([['index.html', 'k0'], ['topics/a/index.html', 'ka'], ['topics/b/index.html', 'kb'], ['tags/x/rss.xml', 'kx']]);
-  rememberPages(cache, 'code-1', keys, folderFiles(out));
+  // A key without a file in the output (a page not written) is not remembered.
+  rememberPages(cache, 'code-1', new Map([...keys, ['topics/gone/index.html', 'kg']]), folderFiles(out));
+  expect(rememberedFiles(cache, 'code-1').map(([file]) => file).sort()).toEqual([...keys.keys()].sort());
   expect(unchangedFiles(out, rememberedFiles(cache, 'code-1'))).toEqual(keys);
   expect(unchangedFiles(out, rememberedFiles(cache, 'code-2')), 'other code').toEqual(new Map());
   const listedBefore = folderListing(out);
