@@ -16,7 +16,7 @@ import type { Problem } from './problems.ts';
 import { DEFAULT_LIMITS, type Limits } from './limits.ts';
 import { oldAddresses, SITE_SECTIONS, type OldAddress } from './aliases.ts';
 import { memberKey } from '../model/members.ts';
-import { contentFolderProblem, linkProblem, realContentFolder, toPosix, topicFiles } from './content-files.ts';
+import { contentFolderProblem, inRoot, linkProblem, realContentFolder, toPosix, topicFiles } from './content-files.ts';
 import { readInThread } from './reading-thread.ts';
 import { forgetSpill, spillTo } from './post-spill.ts';
 import { shareNames } from './shared-names.ts';
@@ -247,7 +247,8 @@ export async function loadContentInParallel(options: LoadOptions, memory?: Rende
   // of what it is sent and gives back, some two seconds at 10,000 topics for nothing read.
   const settings = contextKey(context);
   const stampOf = (path: string) => stamps?.get(path) ?? fileStamp(path);
-  const kept = prepared.files.map((file) => (memory?.get(file)?.read ? keptTopic(file, stampOf(join(options.root, file)), settings, memory) : undefined));
+  const fullPath = inRoot(options.root);
+  const kept = prepared.files.map((file) => (memory?.get(file)?.read ? keptTopic(file, stampOf(fullPath(file)), settings, memory) : undefined));
   const files = prepared.files.filter((_, i) => kept[i] === undefined);
   const threads = files.length < PARALLEL_FROM ? 1 : Math.min(availableParallelism(), 4);
   const share = Math.ceil(files.length / threads);
