@@ -99,10 +99,10 @@ try {
     if (size !== ordered.at(-1)) console.error(`\n${table(all)}\n${all.at(-1)!.pagefind ? `\n${comparisonTable(size, all.at(-1)!.pagefind!)}\n` : ''}`);
   }
 } finally {
-  // Each size's files stay until the end: deleted between sizes, they would be deleted seconds
+  await browser.close();
+  // Each size's files stay until here: deleted between sizes, they would be deleted seconds
   // before the next size's clean build, which ext4 without a journal (this machine's) then makes
   // many times slower, as it passes over every inode freed in the last minutes for each new file.
-  await browser.close();
   if (!values.keep) rmSync(workDir, { recursive: true, force: true });
 }
 
