@@ -138,8 +138,9 @@ export function topicFiles(root: string, contentDir: string, problems: Problem[]
     const shownDir = shownPath(root, dir);
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
-      // Joined only for a link or a folder: not for each of a big site's topic files.
-      const path = () => join(dir, entry.name);
+      // Joined only for a link or a folder, once: not for each of a big site's topic files.
+      let joined: string | undefined;
+      const path = () => (joined ??= join(dir, entry.name));
       const file = `${shownDir}/${entry.name}`;
       const badName = windowsNameProblem(entry.name);
       if (badName) {
