@@ -7,6 +7,9 @@
  * it compiled, so an edited file is compiled anew; NODE_COMPILE_CACHE names another folder, and
  * NODE_DISABLE_COMPILE_CACHE=1 turns it off.
  *
+ * It then has this thread's module resolutions answered from the last builds' where they still
+ * hold (src/build/resolution-memory.ts), some 0.1 s more.
+ *
  * Plain JavaScript: Node loads this file before the cache is on, and a TypeScript entry would have
  * it load its type stripper for every build (some 50 ms); the modules below are stripped once.
  */
@@ -16,4 +19,7 @@ import { join } from 'node:path';
 const { directory } = enableCompileCache(process.env.NODE_COMPILE_CACHE ?? join(process.cwd(), '.tagsite-build', 'compile-cache'));
 // Worker threads turn it on from the environment.
 if (directory) process.env.NODE_COMPILE_CACHE = directory;
+// Where this thread's imports resolve to is remembered for the next build too (src/build/resolution-memory.ts).
+const { rememberResolutions } = await import('../src/build/resolution-memory.ts');
+rememberResolutions(join(process.cwd(), '.tagsite-build', 'resolutions.json'), process.cwd());
 await import('../src/cli/build.ts');
