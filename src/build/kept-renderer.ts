@@ -120,7 +120,8 @@ const publicDir = (config: AstroConfig) => fileURLToPath(config.publicDir);
  * (./pipeline.ts), with the pages rendered by the kept code. Undefined, before anything is read
  * or written, when the previous output's browser files are not as its build left them, or the
  * kept code does not load: then a full build makes them. The content is read once `listed` (the
- * content's listing for the stamp) has been taken, with the files' stamps it noted. It holds the
+ * content's listing for the stamp) has been taken, with the files' stamps it noted; the build's
+ * caches are read while it is taken. It holds the
  * output's lock throughout; when `lastOutput` (checked under that lock) gives the output as the
  * last build left it, the output is updated in place (./in-place.ts).
  */
@@ -141,7 +142,9 @@ export async function rebuildContent(
   }
   // The build that kept this code compiled the same schemas (they are among its inputs).
   schemasChecked();
-  const { stamps } = await listed;
+  // Awaited once the build has read its caches (the topic memory among them), which it reads meanwhile.
+  const stamps = listed.then((listing) => listing.stamps);
+  stamps.catch(() => undefined); // a failed listing fails the build there
 
   return withOutputLock(settings.root, settings.outDir, async () => {
     // Checked while the content is read.

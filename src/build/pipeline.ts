@@ -137,9 +137,10 @@ function outputLockFile(root: string, outDir: string): string {
  * every problem at once. The caller holds the output's lock (withOutputLock, holdOutputLock) until
  * finishBuild is done. With `checkedOutput` giving the output as the last build left it (checked
  * under that lock while the content is read, and waited for after), the output is updated in place.
- * `stamps` are the content files' stamps as the content's listing took them (by full path).
+ * `stamps` are the content files' stamps as the content's listing took them (by full path): the
+ * caches are looked at, the index thread started and the topic memory read while they are taken.
  */
-export async function prepareBuild(settings: BuildSettings, checkedOutput?: Promise<FolderListing | undefined>, stamps?: ReadonlyMap<string, string>): Promise<Build> {
+export async function prepareBuild(settings: BuildSettings, checkedOutput?: Promise<FolderListing | undefined>, stamps?: Promise<ReadonlyMap<string, string>>): Promise<Build> {
   const started = performance.now();
   const { root, contentDir, outDir } = settings;
   removeDeadWorkFolders(root);
@@ -160,7 +161,8 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
   // 1–2. Load and validate: every problem of options and content, before anything is written.
   const source: ContentSource = { root, contentDir, excerptLength: settings.excerptLength };
   const data = dataMemory(cacheDir, code, root, settings.limits);
-  const loaded = await loadContentInParallel({ ...source, limits: settings.limits, dataMemory: data, spill: spillFolder(cacheDir) }, rememberedPosts(cacheDir, code), stamps);
+  const memory = rememberedPosts(cacheDir, code);
+  const loaded = await loadContentInParallel({ ...source, limits: settings.limits, dataMemory: data, spill: spillFolder(cacheDir) }, memory, await stamps);
   const previous = await checkedOutput;
   const siteRoot = siteRootUrl(settings.site, settings.base);
   const problems = [...settings.problems, ...siteProblems(settings.site, loaded.content.topics.some((topic) => topic.workflow)), ...loaded.problems];
