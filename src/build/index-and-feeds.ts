@@ -23,13 +23,13 @@ import { authorCounts, memberRecords } from '../outputs/member-index.ts';
 import { THREAD_LIMITS } from './threads.ts';
 import type { RememberedFile } from './cache.ts';
 import type { RouteFiles } from './store.ts';
-import { postOf, withoutPost } from '../content/kept-posts.ts';
 import type { SiteContent, TopicKeys } from '../content/load.ts';
 import type { RenderedPost, Topic } from '../content/topics.ts';
-import { placesToSend, postPlace, sentTexts, type SentPlaces } from './chunk-posts.ts';
+import { sentTexts as textsOf } from './chunk-posts.ts';
+import { textsToSend, topicsToSend, withSentTexts, workData, type SentTexts, type WorkData } from './index-thread-data.ts';
 import { shareNames } from '../content/shared-names.ts';
 
-type IndexedContent = Pick<SiteContent, 'topics' | 'members'> & { contentTypes: SiteContent['contentTypes']['list']; canonicalOf?: ReadonlyMap<string, string> };
+export type IndexedContent = Pick<SiteContent, 'topics' | 'members'> & { contentTypes: SiteContent['contentTypes']['list']; canonicalOf?: ReadonlyMap<string, string> };
 
 /**
  * Hands every file under /search-index/ to `emit` as it is made: the topic index and members.json
@@ -111,8 +111,12 @@ export const LISTING_FILES = '(search index: listings)';
 /** The folder of the site the search index is written into. */
 export const INDEX_FOLDER = 'search-index';
 
-/** The index thread at work: the feeds are written first, then the index. */
+/** The index thread at work: the feeds are written first, then the index, once it has the posts' texts (`texts`). */
 export interface IndexAndFeedsRun {
+  /** Sends the posts' texts the thread reads words from, which it makes the index with (./index-thread-data.ts textsToSend). */
+  texts(remembered: ReadonlySet<string>, posts: ReadonlyMap<string, RenderedPost>): void;
+  /** Ends the thread, before its texts are sent: the build stopped. */
+  stop(): void;
   /** Resolves once every feed is in the new site (from then on the thread writes under INDEX_FOLDER only), or the thread failed. */
   feedsWritten: Promise<void>;
   /** Resolves once the index is written too. */
@@ -128,12 +132,11 @@ export interface IndexAndFeedsThread {
   remembered: Promise<ReadonlySet<string>>;
   /**
    * Builds the index and the tag feeds of `content` and writes them into `outDir` (under
-   * INDEX_FOLDER and tags/); the topics are sent without their HTML, which neither uses, and
-   * without the text of those `remembered` holds. A post that `posts` (by file) has in a chunk file
-   * of the topic memory goes as its place there, and the thread reads its text when it reads its
-   * words: this thread reads no post for it, and neither thread holds every post at once.
+   * INDEX_FOLDER and tags/); the topics are sent now without their posts, and their texts once the
+   * run is given them (IndexAndFeedsRun.texts, ./index-thread-data.ts): the thread reads a text
+   * when it reads its words, and neither thread holds every post at once.
    */
-  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles, read?: ReadDigests, remembered?: ReadonlySet<string>, posts?: ReadonlyMap<string, RenderedPost>): IndexAndFeedsRun;
+  run(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles, read?: ReadDigests): IndexAndFeedsRun;
 }
 
 /** What the thread says: which records it remembers the words of, that the feeds are written, then what it made. */
@@ -162,9 +165,11 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
   });
   return {
     remembered,
-    run(content, outDir, feedSettings, previous, read = {}, known = new Set(), posts = new Map()) {
-      // The content is sent now and not held here: the listeners below last until the thread is done.
-      if (!failure) worker.postMessage(workData(content, outDir, feedSettings, previous, read, known, posts));
+    run(content, outDir, feedSettings, previous, read = {}) {
+      const sent = topicsToSend(content, read.keys);
+      if (!failure) worker.postMessage(workData(sent, content, outDir, feedSettings, previous, read));
+      // Held until the texts are sent.
+      let toSend: { content: SiteContent; recordKeys: string[] } | undefined = { content, recordKeys: sent.recordKeys };
       worker.ref();
       let feedsAreWritten = () => {};
       const feeds = new Promise<void>((resolve) => (feedsAreWritten = resolve));
@@ -179,29 +184,18 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
         worker.once('error', reject);
       });
       // A thread that fails before the feeds are written fails the build through `done`: this only stops waiting.
-      return { feedsWritten: Promise.race([feeds, done.then(() => undefined, () => undefined)]), done };
+      return {
+        feedsWritten: Promise.race([feeds, done.then(() => undefined, () => undefined)]),
+        done,
+        texts: (known, posts) => {
+          if (toSend && !failure) worker.postMessage(textsToSend(toSend.content, toSend.recordKeys, known, posts) satisfies SentTexts);
+          toSend = undefined;
+        },
+        stop: () => void worker.terminate(),
+      };
     },
   };
 }
-
-/** What IndexAndFeedsThread.run sends the thread (see there). */
-function workData(content: SiteContent, outDir: string, feeds: FeedSettings, previous: PreviousFiles, { keys, listings, tags }: ReadDigests, known: ReadonlySet<string>, posts: ReadonlyMap<string, RenderedPost>): WorkData {
-  // The records' keys, by position: a Map keyed by records does not cross to the thread.
-  const recordKeys = keys ? content.topics.map((topic) => keys.get(topic) ?? '') : [];
-  const texts = placesToSend();
-  const topics = content.topics.map((topic, i): Topic => {
-    const bare = withoutPost(topic);
-    if (known.has(recordKeys[i] ?? '')) return bare;
-    const place = postPlace(posts.get(topic.file));
-    if (place) texts.note(i, place);
-    // The text of a post in no chunk file: the record's, or the one the build kept out of it (SiteContent.keptPosts).
-    return place ? bare : { ...bare, text: postOf(content, topic).text };
-  });
-  return { topics, texts: texts.sent, recordKeys, members: content.members, contentTypes: content.contentTypes.list, canonicalOf: content.tags.canonicalOf, feeds, previous, outDir, ...(listings ? { listings } : {}), ...(tags ? { tags } : {}) };
-}
-
-/** `recordKeys`: each topic's record key, by position ('' where the reading gave none); `listings` and `tags`: ReadDigests', when the reading gave them. */
-type WorkData = IndexedContent & { texts: SentPlaces; recordKeys: string[]; feeds: FeedSettings; previous: PreviousFiles; outDir: string; listings?: string; tags?: string };
 
 /** The word memory: where it is kept, and the table read from it when the thread started. */
 interface WordMemory {
@@ -230,7 +224,7 @@ function keptListing(data: WorkData, files: ThreadFiles, inputs: string | undefi
   return kept && { core: JSON.parse(text) as CoreFile, kept };
 }
 
-function work(data: WorkData, words: WordMemory | undefined, feedsWritten: () => void): IndexAndFeeds {
+async function work(data: WorkData, sentTexts: Promise<SentTexts>, words: WordMemory | undefined, feedsWritten: () => void): Promise<IndexAndFeeds> {
   shareNames(data.topics);
   const files = threadFiles(data.outDir, data.previous);
   // The feeds and the per-tag index files are keyed by what they are made from, each topic by its
@@ -252,7 +246,9 @@ function work(data: WorkData, words: WordMemory | undefined, feedsWritten: () =>
   // remembered with the words, once the word files are made (`wordsMade`): the words are let go
   // of then, before the display and tag files (0.3 GB at 100,000 topics, held to the end before).
   // A topic sent with its post's place reads its text from there as its words are read.
-  const texts = sentTexts(data.topics, data.texts);
+  const sent = await sentTexts;
+  withSentTexts(data.topics, sent);
+  const texts = textsOf(data.topics, sent.places);
   const memory = words && wordsAtWork(words, (topic) => recordKeys.get(topic), texts.textOf);
   const shards = { bounds: [] as string[], keys: [] as Array<[string, string]> };
   const shard = (n: number, first: string, next: string | undefined) => {
@@ -293,7 +289,10 @@ if (!isMainThread && parentPort && (workerData as { indexAndFeeds?: boolean })?.
   say({ remembered: table ? table.keys.filter(Boolean) : [] });
   port.once('message', (data: WorkData) => {
     const started = performance.now();
-    const made = work(data, words, () => say({ feedsWritten: true }));
-    say({ made: { ...made, seconds: (performance.now() - started) / 1000 } });
+    const texts = new Promise<SentTexts>((resolve) => port.once('message', resolve));
+    void work(data, texts, words, () => say({ feedsWritten: true })).then(
+      (made) => say({ made: { ...made, seconds: (performance.now() - started) / 1000 } }),
+      (error: unknown) => setImmediate(() => { throw error; }), // the thread fails, and the build with it
+    );
   });
 }

@@ -54,3 +54,30 @@ export function readPhases(output: string): BuildPhases | undefined {
   const required: Array<keyof BuildPhases> = ['start', 'content', 'pages', 'finishing', 'waiting', 'indexAndFeeds'];
   return required.every((key) => phases[key] !== undefined) ? (phases as BuildPhases) : undefined;
 }
+
+/** Times (performance.now(), ms since the process started) at which a build's phases began or ended. */
+export interface BuildMarks {
+  /** prepareBuild is done: the content is read and validated, the index thread started. */
+  prepared: number;
+  /** The index thread was handed the content, and (once it has finished the index and feeds) the seconds it took by its own clock. */
+  threadStarted: number;
+  threadSeconds?: number;
+  /** The first page is about to render, after Astro's bundling (`bundled`) or with the kept page code. */
+  rendering?: { at: number; bundled: boolean };
+}
+
+/** The phases of a build that finished just now, its finishing having begun at `finishing` and waited `waiting` ms for the index thread. */
+export function buildPhases({ started, marks }: { started: number; marks: BuildMarks }, finishing: number, waiting: number): BuildPhases {
+  const now = performance.now();
+  const rendering = marks.rendering ?? { at: marks.prepared, bundled: false };
+  const seconds = (ms: number) => Math.max(0, ms) / 1000;
+  return {
+    start: seconds(started),
+    content: seconds(marks.prepared - started),
+    ...(rendering.bundled ? { bundling: seconds(rendering.at - marks.prepared) } : {}),
+    pages: seconds(finishing - (rendering.bundled ? rendering.at : marks.prepared)),
+    finishing: seconds(now - finishing),
+    waiting: seconds(waiting),
+    indexAndFeeds: marks.threadSeconds ?? seconds(now - marks.threadStarted),
+  };
+}

@@ -40,7 +40,7 @@ import { noteThreadFiles, writeSitemap } from './write-files.ts';
 import { pageDates } from './page-dates.ts';
 import { finishSearchPage, restamped } from './search-page.ts';
 import { buildProgress, pagesRendered, type Progress } from './progress.ts';
-import { phasesLine, type BuildPhases } from './phases.ts';
+import { buildPhases, phasesLine, type BuildMarks } from './phases.ts';
 import { sampleSiteWarning } from '../integration/host.ts';
 
 export interface BuildSettings {
@@ -91,17 +91,6 @@ export interface Build {
   keep: Set<string>;
   /** When each phase began (performance.now()), for the phases line (./phases.ts). */
   marks: BuildMarks;
-}
-
-/** Times (performance.now(), ms since the process started) at which a build's phases began or ended. */
-interface BuildMarks {
-  /** prepareBuild is done: the content is read and validated, the index thread started. */
-  prepared: number;
-  /** The index thread was handed the content, and (once it has finished the index and feeds) the seconds it took by its own clock. */
-  threadStarted: number;
-  threadSeconds?: number;
-  /** The first page is about to render, after Astro's bundling (`bundled`) or with the kept page code. */
-  rendering?: { at: number; bundled: boolean };
 }
 
 /** Notes that the pages start to render now: after Astro has bundled their code (`bundled`), or with the code the last build kept. */
@@ -184,16 +173,23 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
   const remembered = previous ? listedAsRemembered(last.files, previous) : last.files;
   const madeByThread = ([file]: RememberedFile) => file.endsWith('/rss.xml') || file.startsWith(`${INDEX_FOLDER}/`);
   const inPlace = previous !== undefined;
-  // The renderings are remembered first (they describe the content as read, whatever becomes of the
-  // output): the index thread reads the posts' text from the memory's files, and this thread lets
-  // the posts go: a topic's page reads its own from there (1.4 KB of the heap a topic, held otherwise).
-  const posts = rememberPosts(cacheDir, code, loaded.memory);
-  data.save();
-  // The topics whose words the thread remembers go without their text (it has read its memory meanwhile).
-  const rememberedWords = await indexThread.remembered;
+  // The thread takes the topics in, without their posts, while this one remembers the renderings
+  // (they describe the content as read, whatever becomes of the output): the index thread reads the
+  // posts' texts from the memory's files, and this thread lets the posts go: a topic's page reads
+  // its own from there (1.4 KB of the heap a topic, held otherwise).
   const threadStarted = performance.now();
   const fromTags = tagsKey(loaded.content);
-  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace, feeds: last.routes.get(FEED_FILES), listingFiles: last.routes.get(LISTING_FILES) }, { keys: loaded.keys, listings: loaded.listings, tags: fromTags }, rememberedWords, posts);
+  const thread = indexThread.run(loaded.content, fresh, { siteTitle: settings.siteTitle, siteRoot, intersections: settings.intersections }, { from: outDir, files: remembered.filter(madeByThread), inPlace, feeds: last.routes.get(FEED_FILES), listingFiles: last.routes.get(LISTING_FILES) }, { keys: loaded.keys, listings: loaded.listings, tags: fromTags });
+  let posts: ReturnType<typeof rememberPosts>;
+  try {
+    posts = rememberPosts(cacheDir, code, loaded.memory);
+    data.save();
+    // The topics whose words the thread remembers go without their text (it has read its memory meanwhile).
+    thread.texts(await indexThread.remembered, posts);
+  } catch (error) {
+    thread.stop();
+    throw error;
+  }
   store.indexAndFeeds = thread.done;
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
   const { content, keys } = withoutPosts(loaded.content, loaded.keys, posts);
@@ -282,20 +278,4 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   const outcome: BuildOutcome = { outDir: settings.outDir, pages: reuse.next.size, reused: reuse.reused.size, seconds: (performance.now() - build.started) / 1000, inPlace: reuse.inPlace, output, size, warnings, phases, byThread };
   Object.assign(store, { content: undefined, reuse: undefined, indexAndFeeds: undefined, renderedByThread: undefined, outcome });
   return outcome;
-}
-
-/** The phases of a build that finished just now, its finishing having begun at `finishing` and waited `waiting` ms for the index thread. */
-function buildPhases({ started, marks }: Build, finishing: number, waiting: number): BuildPhases {
-  const now = performance.now();
-  const rendering = marks.rendering ?? { at: marks.prepared, bundled: false };
-  const seconds = (ms: number) => Math.max(0, ms) / 1000;
-  return {
-    start: seconds(started),
-    content: seconds(marks.prepared - started),
-    ...(rendering.bundled ? { bundling: seconds(rendering.at - marks.prepared) } : {}),
-    pages: seconds(finishing - (rendering.bundled ? rendering.at : marks.prepared)),
-    finishing: seconds(now - finishing),
-    waiting: seconds(waiting),
-    indexAndFeeds: marks.threadSeconds ?? seconds(now - marks.threadStarted),
-  };
 }
