@@ -9,9 +9,9 @@
  * later; earlier Nodes resolve as they always do), and an import resolved before, from the same
  * module, under the same conditions, is answered from the memory while its file is still there.
  * What could change an answer otherwise is the dependencies or the project's package.json: the
- * memory holds the stamps (size and modification time) of package.json, package-lock.json and
- * node_modules/.package-lock.json (which npm rewrites on every install) and Node's version, and is
- * forgotten when any differs. A remembered file that is gone is resolved anew, so a missing module
+ * memory holds the stamps (size and modification time) of package.json and the package managers'
+ * lock files (PACKAGE_FILES: node_modules/.package-lock.json, which npm rewrites on every install,
+ * among them) and Node's version, and is forgotten when any differs. A remembered file that is gone is resolved anew, so a missing module
  * gets Node's own error.
  */
 import * as nodeModule from 'node:module';
@@ -42,6 +42,9 @@ interface Saved {
   resolutions: Array<[key: string, url: string, format: string | null]>;
 }
 
+/** The package manifest, and the lock files that npm, Yarn and pnpm write (those in node_modules on every install). */
+const PACKAGE_FILES = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json', 'yarn.lock', 'node_modules/.yarn-state.yml', 'pnpm-lock.yaml', 'node_modules/.modules.yaml'];
+
 /** What a remembered resolution stands on: Node's version and the stamps of the project's package files. */
 export function resolutionValidity(root: string): string {
   const stamp = (file: string) => {
@@ -52,7 +55,7 @@ export function resolutionValidity(root: string): string {
       return '-';
     }
   };
-  return JSON.stringify([process.version, ...['package.json', 'package-lock.json', 'node_modules/.package-lock.json'].map(stamp)]);
+  return JSON.stringify([process.version, ...PACKAGE_FILES.map(stamp)]);
 }
 
 /** The resolutions saved in `file` while `validity` is theirs; none otherwise. */

@@ -114,10 +114,10 @@ describe('resolutionMemory', () => {
 });
 
 describe('resolutionValidity', () => {
-  it('changes with package.json, the lock file, the installed packages` lock file and Node`s version', () => {
+  it('changes with package.json, each package manager`s lock files and Node`s version', () => {
     const root = join(dir, 'project');
     mkdirSync(join(root, 'node_modules'), { recursive: true });
-    const files = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json'];
+    const files = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json', 'yarn.lock', 'pnpm-lock.yaml'];
     for (const name of files) writeFileSync(join(root, name), '{}');
     const validities = [resolutionValidity(root)];
     expect(resolutionValidity(root)).toBe(validities[0]);
@@ -125,7 +125,7 @@ describe('resolutionValidity', () => {
       utimesSync(join(root, name), new Date(2020, 0, 1 + i), new Date(2020, 0, 1 + i));
       validities.push(resolutionValidity(root));
     });
-    expect(new Set(validities).size).toBe(4);
+    expect(new Set(validities).size).toBe(files.length + 1);
     expect(validities[0]).toContain(process.version);
   });
 });
