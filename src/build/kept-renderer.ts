@@ -121,9 +121,9 @@ const publicDir = (config: AstroConfig) => fileURLToPath(config.publicDir);
  * or written, when the previous output's browser files are not as its build left them, or the
  * kept code does not load: then a full build makes them. The content is read once `listed` (the
  * content's listing for the stamp) has been taken, with the files' stamps it noted; the build's
- * caches are read while it is taken. It holds the
- * output's lock throughout; when `lastOutput` (checked under that lock) gives the output as the
- * last build left it, the output is updated in place (./in-place.ts).
+ * caches are read while it is taken. It holds the output's lock throughout; when `lastOutput`
+ * (checked under that lock) gives the output as the last build left it, the output is updated in
+ * place (./in-place.ts).
  */
 export async function rebuildContent(
   folder: string,
