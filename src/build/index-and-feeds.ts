@@ -20,13 +20,13 @@ import { tagFileKeys, topicDigests } from './tag-files.ts';
 import { writeFeeds } from './feed-writing.ts';
 import { threadFiles, type TakenFile, type ThreadFiles } from './thread-files.ts';
 import { authorCounts, memberRecords } from '../outputs/member-index.ts';
-import { THREAD_LIMITS } from './threads.ts';
+import { raiseFlag, sharedFlag, THREAD_LIMITS } from './threads.ts';
 import type { RememberedFile } from './cache.ts';
 import type { RouteFiles } from './store.ts';
-import type { SiteContent, TopicKeys } from '../content/load.ts';
+import type { SiteContent } from '../content/load.ts';
 import type { RenderedPost, Topic } from '../content/topics.ts';
 import { sentTexts as textsOf } from './chunk-posts.ts';
-import { textsToSend, topicsToSend, withSentTexts, workData, type SentTexts, type WorkData } from './index-thread-data.ts';
+import { textsToSend, topicsToSend, withSentTexts, workData, type ReadDigests, type SentTexts, type WorkData } from './index-thread-data.ts';
 import { shareNames } from '../content/shared-names.ts';
 
 export type IndexedContent = Pick<SiteContent, 'topics' | 'members'> & { contentTypes: SiteContent['contentTypes']['list']; canonicalOf?: ReadonlyMap<string, string> };
@@ -92,17 +92,6 @@ export interface PreviousFiles {
   listingFiles?: RouteFiles;
 }
 
-/**
- * What the build's reading of the content digested, for the thread to know what is as the previous
- * build had it: each topic's record key (`keys`), the topics without their posts (`listings`, see
- * src/content/load.ts), and which tags the topics carry (`tags`, ./cache.ts tagsKey).
- */
-export interface ReadDigests {
-  keys?: TopicKeys;
-  listings?: string;
-  tags?: string;
-}
-
 /** The feeds' entry among a build's remembered routes (PageReuse.routes). */
 export const FEED_FILES = '(feeds)';
 /** The entry of the index files made from the topics without their posts among them. */
@@ -130,6 +119,8 @@ export interface IndexAndFeedsThread {
    * memory while the build reads the content): their posts' text need not be sent to it.
    */
   remembered: Promise<ReadonlySet<string>>;
+  /** Whether the thread has made the index and the feeds: read without waiting (./threads.ts SharedFlag). */
+  finished(): boolean;
   /**
    * Builds the index and the tag feeds of `content` and writes them into `outDir` (under
    * INDEX_FOLDER and tags/); the topics are sent now without their posts, and their texts once the
@@ -148,7 +139,8 @@ type ThreadMessage = { remembered: readonly string[] } | { feedsWritten: true } 
  * build that stops on a problem just ends).
  */
 export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { indexAndFeeds: true, ...(words ? { words } : {}) }, resourceLimits: THREAD_LIMITS });
+  const finished = sharedFlag();
+  const worker = new Worker(new URL(import.meta.url), { workerData: { indexAndFeeds: true, finished: finished.buffer, ...(words ? { words } : {}) }, resourceLimits: THREAD_LIMITS });
   worker.unref();
   let failure: Error | undefined;
   worker.once('error', (error: Error) => (failure ??= error));
@@ -165,6 +157,7 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
   });
   return {
     remembered,
+    finished: finished.raised,
     run(content, outDir, feedSettings, previous, read = {}) {
       const sent = topicsToSend(content, read.keys);
       if (!failure) worker.postMessage(workData(sent, content, outDir, feedSettings, previous, read));
@@ -291,7 +284,11 @@ if (!isMainThread && parentPort && (workerData as { indexAndFeeds?: boolean })?.
     const started = performance.now();
     const texts = new Promise<SentTexts>((resolve) => port.once('message', resolve));
     void work(data, texts, words, () => say({ feedsWritten: true })).then(
-      (made) => say({ made: { ...made, seconds: (performance.now() - started) / 1000 } }),
+      (made) => {
+        // Raised first: the page thread starts on it (./page-thread.ts), while the build may not hear of the message for a while.
+        raiseFlag((workerData as { finished: SharedArrayBuffer }).finished);
+        say({ made: { ...made, seconds: (performance.now() - started) / 1000 } });
+      },
       (error: unknown) => setImmediate(() => { throw error; }), // the thread fails, and the build with it
     );
   });

@@ -10,7 +10,18 @@ import { postOf, withoutPost } from '../content/kept-posts.ts';
 import type { SiteContent, TopicKeys } from '../content/load.ts';
 import type { RenderedPost, Topic } from '../content/topics.ts';
 import { placesToSend, postPlace, type SentPlaces } from './chunk-posts.ts';
-import type { FeedSettings, IndexedContent, PreviousFiles, ReadDigests } from './index-and-feeds.ts';
+import type { FeedSettings, IndexedContent, PreviousFiles } from './index-and-feeds.ts';
+
+/**
+ * What the build's reading of the content digested, for the thread to know what is as the previous
+ * build had it: each topic's record key (`keys`), the topics without their posts (`listings`, see
+ * src/content/load.ts), and which tags the topics carry (`tags`, ./cache.ts tagsKey).
+ */
+export interface ReadDigests {
+  keys?: TopicKeys;
+  listings?: string;
+  tags?: string;
+}
 
 /** The first message: the topics without their posts, and each one's record key by position ('' where the reading gave none). */
 export interface SentTopics {

@@ -75,13 +75,27 @@ const BY_THREAD = 2;
 
 /**
  * Astro's default prerenderer (`defaults`) made into the build's by `wrap` (./prerenderer.ts),
- * with a page thread started once Astro's app is set up, when `starting` gives what it starts
- * from. The pages of shared routes are then settled as Astro would (the first route's where two
- * make one path), and given to Astro last and in reverse order; a page the thread has claimed
- * first is answered empty (nothing is written for it). The teardown waits for the thread.
+ * with a page thread when `starting` gives what it starts from, once Astro's app is set up. The
+ * pages of shared routes are then settled as Astro would (the first route's where two make one
+ * path), and given to Astro last and in reverse order; a page the thread has claimed first is
+ * answered empty (nothing is written for it). The teardown waits for the thread.
+ *
+ * The thread starts once the index thread has finished (the build store's `indexFinished`), or
+ * when Astro comes to the first shared page, whichever is first: until then the index thread keeps
+ * the second core busy, and the three threads, each holding the topics, made a build's peak memory
+ * (2.25 GB at 100,000 topics, 1.84 GB with the start put off, in the same time). `start` starts it
+ * (startPageThread; another in tests).
  */
-export function threadedPrerenderer(defaults: AstroPrerenderer, wrap: (defaults: AstroPrerenderer) => AstroPrerenderer, starting: (app: BundleApp) => Parameters<typeof startPageThread> | undefined): AstroPrerenderer {
+export function threadedPrerenderer(defaults: AstroPrerenderer, wrap: (defaults: AstroPrerenderer) => AstroPrerenderer, starting: (app: BundleApp) => Parameters<typeof startPageThread> | undefined, start: typeof startPageThread = startPageThread): AstroPrerenderer {
   let thread: PageThread | undefined;
+  /** What the thread starts from, once Astro's app is set up; the shared pages, once settled. */
+  let from: Parameters<typeof startPageThread> | undefined;
+  let given: SharedPages | undefined;
+  const startThread = () => {
+    thread = start(...from!);
+    if (given) thread.share(given);
+  };
+  const indexFinished = () => buildStore().indexFinished?.() ?? true;
   let target: ThreadTarget | undefined;
   let flags: Int32Array | undefined;
   /** A shared page's index by the address Astro renders it at. */
@@ -94,13 +108,15 @@ export function threadedPrerenderer(defaults: AstroPrerenderer, wrap: (defaults:
     const origin = new URL(target!.site).origin;
     sharing.forEach(({ pathname, route }, index) => indexOf.set(renderedUrl(pathname, route, base, target!.trailingSlash, origin).href, index));
     flags = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, sharing.length)));
-    thread!.share({ paths: sharing.map(({ pathname }) => pathname), flags: flags.buffer as SharedArrayBuffer });
+    given = { paths: sharing.map(({ pathname }) => pathname), flags: flags.buffer as SharedArrayBuffer };
+    thread?.share(given);
     return [...own, ...sharing.reverse()];
   };
   const wrapped = wrap({
     ...defaults,
-    getStaticPaths: () => (thread ? settled() : defaults.getStaticPaths()),
+    getStaticPaths: () => (from ? settled() : defaults.getStaticPaths()),
     async render(request, options) {
+      if (from && !thread && (indexFinished() || (flags !== undefined && shared(options.routeData)))) startThread();
       if (flags && shared(options.routeData)) {
         const index = indexOf.get(request.url);
         if (index === undefined) throw new Error(`${request.url} is not among the pages shared with the page thread (TAGSITE_PAGE_THREAD=0 leaves every page to Astro)`);
@@ -116,10 +132,8 @@ export function threadedPrerenderer(defaults: AstroPrerenderer, wrap: (defaults:
     async setup() {
       await wrapped.setup?.();
       pageModulesLoadedOnce(app());
-      const start = starting(app());
-      if (!start) return;
-      target = start[2];
-      thread = startPageThread(...start);
+      from = starting(app());
+      if (from) target = from[2];
     },
     async teardown() {
       try {

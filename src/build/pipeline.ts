@@ -191,6 +191,7 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
     throw error;
   }
   store.indexAndFeeds = thread.done;
+  store.indexFinished = indexThread.finished;
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
   const { content, keys } = withoutPosts(loaded.content, loaded.keys, posts);
   const marks: BuildMarks = { prepared: 0, threadStarted };

@@ -136,6 +136,8 @@ interface Store {
   reuse?: PageReuse;
   /** The search index and tag feeds, being made in a worker thread while Astro renders pages. */
   indexAndFeeds?: Promise<IndexAndFeeds>;
+  /** Whether that thread has finished, read without waiting for its message (the page thread starts then: ./page-thread.ts). */
+  indexFinished?: () => boolean;
   /** Pages rendered so far in this build (the progress line). */
   rendered?: number;
   /** Of this build's pages, those a second thread rendered (./page-thread.ts). */

@@ -7,3 +7,23 @@
  * worker threads get here.
  */
 export const THREAD_LIMITS = { maxYoungGenerationSizeMb: 48 } as const;
+
+/**
+ * A flag one thread raises and another reads without waiting for a message: a thread busy
+ * rendering pages may not turn its event loop for a minute, and would hear of a message late.
+ */
+export interface SharedFlag {
+  /** What a worker is given (in its workerData) to raise it with raiseFlag. */
+  buffer: SharedArrayBuffer;
+  raised(): boolean;
+}
+
+export function sharedFlag(): SharedFlag {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  return { buffer: flag.buffer as SharedArrayBuffer, raised: () => Atomics.load(flag, 0) === 1 };
+}
+
+/** Raises the flag made by sharedFlag whose buffer this is. */
+export function raiseFlag(buffer: SharedArrayBuffer): void {
+  Atomics.store(new Int32Array(buffer), 0, 1);
+}

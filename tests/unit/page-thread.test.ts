@@ -1,7 +1,8 @@
 /** How a full build parts its pages between Astro and the page thread (src/build/page-thread.ts). */
 import { afterEach, expect, it, vi } from 'vitest';
-import type { RouteData } from 'astro';
-import { pageThreadWanted, sharedLast } from '../../src/build/page-thread.ts';
+import type { AstroPrerenderer, RouteData } from 'astro';
+import { pageThreadWanted, sharedLast, threadedPrerenderer, type startPageThread } from '../../src/build/page-thread.ts';
+import { buildStore } from '../../src/build/store.ts';
 
 const route = (pattern: string, params: string[] = []) => ({ route: pattern, type: 'page', params }) as unknown as RouteData;
 const tag = route('/tags/[tag]', ['tag']);
@@ -12,6 +13,7 @@ const member = route('/members/[slug]', ['slug']);
 afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
+  buildStore().indexFinished = undefined;
 });
 
 it("shares the listings' pages and keeps the others, in Astro's order", () => {
@@ -51,4 +53,63 @@ it('starts the thread from 1,000 topics, or as TAGSITE_PAGE_THREAD says', () => 
   expect(pageThreadWanted(100_000)).toBe(false);
   vi.stubEnv('TAGSITE_PAGE_THREAD', '1');
   expect(pageThreadWanted(3)).toBe(true);
+});
+
+/**
+ * A prerenderer of these pages whose page thread is a stand-in: it notes when it is started and
+ * the pages it is given, and claims none (the main thread renders them all).
+ */
+function prerendererWithThread(paths: Array<{ pathname: string; route: RouteData }>) {
+  const rendered: string[] = [];
+  const defaults = {
+    name: 'astro:default',
+    app: { manifest: {} },
+    getStaticPaths: async () => paths,
+    render: async (request: Request) => {
+      rendered.push(new URL(request.url).pathname);
+      return { response: new Response('page') };
+    },
+  } as unknown as AstroPrerenderer;
+  const thread = { starts: 0, given: [] as string[][] };
+  const start = (() => {
+    thread.starts++;
+    return { share: ({ paths: given }: { paths: string[] }) => thread.given.push(given), started: Promise.resolve(), finished: async () => 0, stop: async () => undefined };
+  }) as unknown as typeof startPageThread;
+  const target = { pageFiles: { base: '/' }, site: 'https://example.test', trailingSlash: 'always' };
+  const prerenderer = threadedPrerenderer(defaults, (own) => own, () => ['entry.mjs', { styles: [], scripts: [] }, target, {}, {}] as unknown as Parameters<typeof startPageThread>, start);
+  const render = (pathname: string, route: RouteData) => prerenderer.render(new Request(new URL(pathname, target.site)), { routeData: route } as never);
+  return { prerenderer, thread, rendered, render };
+}
+
+it("starts the page thread once the index thread has finished, and gives it the shared pages settled before", async () => {
+  let finished = false;
+  buildStore().indexFinished = () => finished;
+  const { prerenderer, thread, rendered, render } = prerendererWithThread([{ pathname: '/topics/a/', route: topic }, { pathname: '/topics/b/', route: topic }, { pathname: '/tags/x/', route: tag }]);
+  await prerenderer.setup?.();
+  const order = await prerenderer.getStaticPaths();
+  expect(order.map(({ pathname }) => pathname)).toEqual(['/topics/a/', '/topics/b/', '/tags/x/']);
+  await render('/topics/a/', topic);
+  expect(thread.starts, 'not while the index thread works').toBe(0);
+  finished = true;
+  await render('/topics/b/', topic);
+  expect(thread.starts).toBe(1);
+  expect(thread.given).toEqual([['/tags/x/']]);
+  // The shared page the thread has not claimed is rendered here; the thread is started once only.
+  await render('/tags/x/', tag);
+  expect(thread.starts).toBe(1);
+  expect(rendered).toEqual(['/topics/a/', '/topics/b/', '/tags/x/']);
+  await prerenderer.teardown?.();
+});
+
+it('starts the page thread at the first shared page when the index thread is still at work', async () => {
+  buildStore().indexFinished = () => false;
+  const { prerenderer, thread, render } = prerendererWithThread([{ pathname: '/topics/a/', route: topic }, { pathname: '/tags/x/', route: tag }, { pathname: '/tags/y/', route: tag }]);
+  await prerenderer.setup?.();
+  await prerenderer.getStaticPaths();
+  await render('/topics/a/', topic);
+  expect(thread.starts).toBe(0);
+  await render('/tags/y/', tag);
+  expect(thread.starts).toBe(1);
+  expect(thread.given).toEqual([['/tags/x/', '/tags/y/']]);
+  await prerenderer.teardown?.();
 });
