@@ -191,8 +191,8 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
     throw error;
   }
   store.indexAndFeeds = thread.done;
-  store.indexFinished = indexThread.finished;
   store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
+  store.indexFinished = indexThread.finished;
   const { content, keys } = withoutPosts(loaded.content, loaded.keys, posts);
   const marks: BuildMarks = { prepared: 0, threadStarted };
   void store.indexAndFeeds.then((made) => (marks.threadSeconds = made.seconds), () => undefined);
@@ -277,6 +277,6 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   progress.summary(phasesLine(phases));
 
   const outcome: BuildOutcome = { outDir: settings.outDir, pages: reuse.next.size, reused: reuse.reused.size, seconds: (performance.now() - build.started) / 1000, inPlace: reuse.inPlace, output, size, warnings, phases, byThread };
-  Object.assign(store, { content: undefined, reuse: undefined, indexAndFeeds: undefined, renderedByThread: undefined, outcome });
+  Object.assign(store, { content: undefined, reuse: undefined, indexAndFeeds: undefined, indexFinished: undefined, renderedByThread: undefined, outcome });
   return outcome;
 }
