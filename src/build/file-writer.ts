@@ -2,8 +2,9 @@
  * Writing a build's pages off the thread that renders them. Creating tens of thousands of files
  * is mostly waiting in the kernel (a folder, an open, a write and a close each); done on the
  * rendering thread, as Astro does, that wait is a third of a build. Here one worker thread takes
- * each page's path and bytes and writes them in order, making each folder once, while the
+ * each page's path and HTML and writes them in order, making each folder once, while the
  * rendering thread goes on; it also hard-links the pages a rebuild reuses from the previous output.
+ * A page goes as its HTML, a string, and is encoded to UTF-8 as Node writes it, on the writer's thread.
  * A rebuild that renders a few pages writes them itself (lazyFileWriter).
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -18,8 +19,8 @@ const ACK_EVERY = 250;
 const BATCH = 32;
 
 export interface FileWriter {
-  /** Queues a file (`path` inside the folder); waits only while too many files are queued. */
-  write(path: string, bytes: ArrayBuffer): Promise<void>;
+  /** Queues a page (`path` inside the folder, its HTML); waits only while too many files are queued. */
+  write(path: string, html: string): Promise<void>;
   /** Queues files of the previous output (`fromDir`) to be hard-linked at the same paths. */
   carry(paths: readonly string[], fromDir: string): void;
   /** Resolves once every queued file is written; rejects with the first that could not be. */
@@ -27,7 +28,7 @@ export interface FileWriter {
 }
 
 /** A file to write, or one to carry over from the previous output. */
-type QueuedFile = { path: string; bytes: ArrayBuffer } | { path: string; from: string };
+type QueuedFile = { path: string; html: string } | { path: string; from: string };
 
 interface WriterMessage {
   /** Files written so far. */
@@ -70,15 +71,15 @@ export function fileWriterThread(outDir: string): FileWriter {
   let batch: QueuedFile[] = [];
   const send = () => {
     if (batch.length === 0) return;
-    worker.postMessage(batch, batch.flatMap((file) => ('bytes' in file ? [file.bytes] : [])));
+    worker.postMessage(batch);
     batch = [];
   };
   return {
-    async write(path, bytes) {
+    async write(path, html) {
       if (failure) throw failure;
       // A part batch goes once the pages being rendered now have queued theirs.
       if (batch.length === 0) setImmediate(send);
-      batch.push({ path, bytes });
+      batch.push({ path, html });
       if (batch.length >= BATCH) send();
       sent += 1;
       while (sent - written > MOST_WAITING && !failure) await new Promise<void>((resolve) => waiting.push(resolve));
@@ -101,9 +102,9 @@ export function fileWriterThread(outDir: string): FileWriter {
 export function writerHere(outDir: string): FileWriter {
   const folder = writer(outDir);
   return {
-    async write(path, bytes) {
+    async write(path, html) {
       try {
-        folder.write(path, new Uint8Array(bytes));
+        folder.write(path, html);
       } catch (error) {
         throw new Error(`could not write ${path}: ${(error as Error).message}`);
       }
@@ -130,10 +131,10 @@ export function lazyFileWriter(outDir: string, inThisThread = IN_THIS_THREAD): F
   let written = 0;
   const started = () => (thread ??= fileWriterThread(outDir));
   return {
-    async write(path, bytes) {
-      if (thread || written >= inThisThread) return started().write(path, bytes);
+    async write(path, html) {
+      if (thread || written >= inThisThread) return started().write(path, html);
       written += 1;
-      return here.write(path, bytes);
+      return here.write(path, html);
     },
     carry(paths, from) {
       if (paths.length > 0) started().carry(paths, from);
@@ -161,7 +162,7 @@ if (!isMainThread && parentPort && (workerData as { fileWriterFolder?: string })
           folder.carry(file.path, file.from);
           continue;
         }
-        folder.write(file.path, new Uint8Array(file.bytes));
+        folder.write(file.path, file.html);
       } catch (error) {
         port.postMessage({ failed: `could not write ${file.path}: ${(error as Error).message}` } satisfies WriterMessage);
         stopped = true;

@@ -104,11 +104,14 @@ export type RendererKeeper = ReturnType<typeof rendererKeeper>;
 export function renderableOutsideAstro(config: AstroConfig, pages: ReadonlyMap<string, PageData>, scripts: ReadonlyArray<{ stage?: string }>): boolean {
   return (
     config.build.format === 'directory' &&
-    config.integrations.every(({ name }) => KNOWN_INTEGRATIONS.has(name) || name.startsWith('astro:')) &&
+    onlyKnownIntegrations(config) &&
     [...pages.values()].every(({ route }) => route.type === 'page' || route.type === 'endpoint') &&
     !scripts.some((script) => script.stage === 'page')
   );
 }
+
+/** Whether the project's integrations are tagsite's and MDX alone (and Astro's own): none renders, routes or wraps pages besides Astro. */
+export const onlyKnownIntegrations = (config: Pick<AstroConfig, 'integrations'>): boolean => config.integrations.every(({ name }) => KNOWN_INTEGRATIONS.has(name) || name.startsWith('astro:'));
 
 /** Each route's style sheets, by Astro's page key, as a bundle renders with them (BundleSettings.styles). */
 export const routeStyles = (pages: ReadonlyMap<string, PageData>): Array<[string, unknown[]]> => [...pages].map(([key, { styles }]) => [key, styles]);

@@ -56,20 +56,15 @@ const MODULE_SCRIPT_START = '<script type="module" src="';
 const MODULE_SCRIPT = /<script type="module" src="([^"]+)"/g;
 
 /**
- * A page's UTF-8 bytes as a build writes them: before `</head>`, a link for each file the page's
- * module scripts (those under `base`) import. No file is named twice, nor one a script loads. The
- * page is searched as Latin-1, one character a byte (all it looks for is ASCII), and the links are
- * put between its bytes: the whole page is never decoded and encoded again. The page as it was,
- * or a new array of its own.
+ * A page's HTML as a build writes it: before `</head>`, a link for each file the page's module
+ * scripts (those under `base`) import. No file is named twice, nor one a script loads.
  */
-export function withModulePreloads(html: Uint8Array, graph: ModuleGraph, base: string): Uint8Array {
+export function withModulePreloads(html: string, graph: ModuleGraph, base: string): string {
   const prefix = base.endsWith('/') ? base : `${base}/`;
-  const bytes = Buffer.from(html.buffer, html.byteOffset, html.byteLength);
-  if (!bytes.includes(MODULE_SCRIPT_START)) return html;
-  const text = bytes.toString('latin1');
-  const head = text.indexOf('</head>');
+  if (!html.includes(MODULE_SCRIPT_START)) return html;
+  const head = html.indexOf('</head>');
   if (head < 0) return html;
-  const scripts = [...text.matchAll(MODULE_SCRIPT)].map((match) => Buffer.from(match[1]!, 'latin1').toString('utf8'));
+  const scripts = [...html.matchAll(MODULE_SCRIPT)].map((match) => match[1]!);
   const named = new Set(scripts);
   const links = scripts
     .flatMap((src) => (src.startsWith(prefix) ? (graph.imports[src.slice(prefix.length)] ?? []) : []))
@@ -77,12 +72,5 @@ export function withModulePreloads(html: Uint8Array, graph: ModuleGraph, base: s
     .filter((href) => !named.has(href) && named.add(href))
     .map((href) => `<link rel="modulepreload" href="${href}">`)
     .join('');
-  if (links === '') return html;
-  // An array of its own, never a slice of Node's shared pool: the page writer hands its buffer to another thread.
-  const added = Buffer.from(links);
-  const linked = new Uint8Array(bytes.length + added.length);
-  linked.set(bytes.subarray(0, head));
-  linked.set(added, head);
-  linked.set(bytes.subarray(head), head + added.length);
-  return linked;
+  return links === '' ? html : `${html.slice(0, head)}${links}${html.slice(head)}`;
 }

@@ -11,6 +11,7 @@ import { folderFiles, sitePath } from './folder-files.ts';
 import { withModulePreloads, type ModuleGraph } from './module-preloads.ts';
 import { buildStore, pageReads, type PageReuse } from './store.ts';
 import { readsKey } from './page-reads.ts';
+import { takeHtml } from './page-html.ts';
 
 /** Astro's status-code pages keep their own file names (`404.html`). */
 export const STATUS_PAGES = new Set(['/404', '/500']);
@@ -94,7 +95,8 @@ export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, f
     async render(request, options) {
       const shown = reuse?.pages.postsShown;
       const reads = new Set<string>();
-      const rendered = await pageReads().run(reads, () => defaults.render(request, options));
+      // The page's HTML as Astro's renderer made it (./page-html.ts): its Response then has no body.
+      const { rendered, html } = await takeHtml(() => pageReads().run(reads, () => defaults.render(request, options)));
       const { response, metadata } = rendered instanceof Response ? { response: rendered, metadata: undefined } : rendered;
       const url = new URL(request.url);
       // A page or endpoint without parameters that showed no post is keyed by the parts of the
@@ -105,10 +107,14 @@ export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, f
       const key = named && response.status === (STATUS_FILE.test(named) ? Number(named.slice(0, 3)) : 200) ? readsKey(reads, reuse!.pages, content!) : undefined;
       if (key) reuse!.pages.next.set(named!, key);
       // A page path with `?` or `#` would not survive as an address: Astro names its file.
-      const file = files && options.routeData.type === 'page' && response.status === 200 && response.body && !url.search && !url.hash ? directoryPageFile(url.pathname, base) : undefined;
-      if (!files || !file || inPublic.has(file) || !response.headers.get('content-type')?.startsWith('text/html')) return rendered;
-      const html = new Uint8Array(await response.arrayBuffer());
-      await files.write(file, withModulePreloads(html, modules, base).buffer as ArrayBuffer);
+      const file = files && options.routeData.type === 'page' && response.status === 200 && (html !== undefined || response.body) && !url.search && !url.hash ? directoryPageFile(url.pathname, base) : undefined;
+      if (!files || !file || inPublic.has(file) || !response.headers.get('content-type')?.startsWith('text/html')) {
+        // Astro writes this one (or skips it): with its HTML back in its Response.
+        if (html === undefined) return rendered;
+        const whole = new Response(html, { status: response.status, statusText: response.statusText, headers: response.headers });
+        return rendered instanceof Response ? whole : { ...rendered, response: whole };
+      }
+      await files.write(file, withModulePreloads(html ?? (await response.text()), modules, base));
       return { response: new Response(null), metadata };
     },
     async teardown() {

@@ -10,7 +10,8 @@ import { securityHeaders } from '../outputs/headers.ts';
 import { finishBuild, holdOutputLock, pagesStarting, prepareBuild, type Build } from '../build/pipeline.ts';
 import { writingPrerenderer } from '../build/prerenderer.ts';
 import { modulePreloadPlugin, type ModuleGraph } from '../build/module-preloads.ts';
-import { renderableOutsideAstro, rendererKeeper, routeStyles, type PageData, type RendererKeeper } from '../build/kept-renderer.ts';
+import { hasMiddleware, pageHtmlPlugin } from '../build/page-html.ts';
+import { onlyKnownIntegrations, renderableOutsideAstro, rendererKeeper, routeStyles, type PageData, type RendererKeeper } from '../build/kept-renderer.ts';
 import { pageThreadWanted, threadedPrerenderer } from '../build/page-thread.ts';
 import { prerenderEntry } from '../build/page-rendering.ts';
 import { FIRST_PAINT_SCRIPT } from '../outputs/first-paint.ts';
@@ -37,6 +38,15 @@ export interface TagsiteIntegration extends AstroIntegration {
   resolved: ResolvedOptions;
   /** What is wrong with the options given, one problem per option. */
   problems: Problem[];
+}
+
+/**
+ * Whether a build takes each page's HTML from Astro's renderer as a string (src/build/page-html.ts):
+ * where nothing but Astro stands between them (no other integration, no middleware of the
+ * project's). `TAGSITE_PAGE_HTML=0` leaves every page's Response to Astro.
+ */
+function pageHtmlTaken(config: Pick<AstroConfig, 'integrations' | 'srcDir'>): boolean {
+  return process.env.TAGSITE_PAGE_HTML !== '0' && onlyKnownIntegrations(config) && !hasMiddleware(fileURLToPath(config.srcDir));
 }
 
 /**
@@ -131,6 +141,8 @@ export default function tagsite(options: TagsiteOptions = {}): TagsiteIntegratio
             environments: { client: { build: { rolldownOptions: { output: { codeSplitting: SHARED_CLIENT_CODE } } } } },
             plugins: [
               modulePreloadPlugin((graph) => Object.assign(modules, graph)),
+              // Each page's HTML goes to the build as a string, where nothing but Astro stands between (src/build/page-html.ts).
+              ...(pageHtmlTaken(config) ? [pageHtmlPlugin()] : []),
               {
                 name: 'tagsite-options',
                 resolveId: (id: string) => (id === VIRTUAL_ID || id === FIRST_PAINT_ID ? `\0${id}` : undefined),

@@ -17,8 +17,6 @@ afterEach(() => {
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const bytes = (text: string) => new TextEncoder().encode(text).buffer as ArrayBuffer;
-
 /** A previous output holding one page, `topics/kept/index.html`. */
 function previousOutput(): string {
   const previous = folder();
@@ -33,7 +31,7 @@ describe('the file writer thread', () => {
     const files = fileWriterThread(dir);
     // 5,000 files from 8 writers at a time: more than the writer lets wait, so writes wait on it.
     const names = Array.from({ length: 5000 }, (_, i) => `topics/t-${i}/index.html`);
-    for (let i = 0; i < names.length; i += 8) await Promise.all(names.slice(i, i + 8).map((name) => files.write(name, bytes(`<p>${name}</p>`))));
+    for (let i = 0; i < names.length; i += 8) await Promise.all(names.slice(i, i + 8).map((name) => files.write(name, `<p>${name}</p>`)));
     await files.close();
     for (const name of [names[0]!, names[2345]!, names[4999]!]) expect(readFileSync(join(dir, name), 'utf8')).toBe(`<p>${name}</p>`);
   });
@@ -43,7 +41,7 @@ describe('the file writer thread', () => {
     const dir = folder();
     const files = fileWriterThread(dir);
     files.carry(['topics/kept/index.html'], previous);
-    await files.write('topics/new/index.html', bytes('new page'));
+    await files.write('topics/new/index.html', 'new page');
     await files.close();
     expect(readFileSync(join(dir, 'topics/kept/index.html'), 'utf8')).toBe('kept page');
     expect(statSync(join(dir, 'topics/kept/index.html')).ino).toBe(statSync(join(previous, 'topics/kept/index.html')).ino);
@@ -55,8 +53,8 @@ describe('the file writer thread', () => {
     // A file where the page's folder should be.
     writeFileSync(join(dir, 'tags'), 'in the way');
     const files = fileWriterThread(dir);
-    await files.write('topics/a/index.html', bytes('a'));
-    await files.write('tags/x/index.html', bytes('x'));
+    await files.write('topics/a/index.html', 'a');
+    await files.write('tags/x/index.html', 'x');
     await expect(files.close()).rejects.toThrow(/could not write tags\/x\/index\.html/);
     expect(readFileSync(join(dir, 'topics/a/index.html'), 'utf8')).toBe('a');
   });
@@ -66,12 +64,12 @@ describe('the file writer thread', () => {
     mkdirSync(join(dir, 'tags'));
     writeFileSync(join(dir, 'tags', 'x'), 'in the way');
     const files = fileWriterThread(dir);
-    await files.write('tags/x/index.html', bytes('x'));
+    await files.write('tags/x/index.html', 'x');
     // The failure reaches the rendering thread with the writer's next message: a later write throws it.
     let thrown: Error | undefined;
     for (let i = 0; i < 200 && !thrown; i++) {
       await new Promise((resolve) => setTimeout(resolve, 5));
-      thrown = await files.write(`topics/t-${i}/index.html`, bytes('b')).then(() => undefined, (error: Error) => error);
+      thrown = await files.write(`topics/t-${i}/index.html`, 'b').then(() => undefined, (error: Error) => error);
     }
     expect(thrown?.message).toMatch(/could not write tags\/x\/index\.html/);
     await expect(files.close()).rejects.toThrow(/tags\/x\/index\.html/);
@@ -85,10 +83,10 @@ describe('the lazy file writer', () => {
     const files = lazyFileWriter(dir, 3);
     const names = Array.from({ length: 40 }, (_, i) => `topics/t-${i}/index.html`);
     for (const name of names.slice(0, 3)) {
-      await files.write(name, bytes(`<p>${name}</p>`));
+      await files.write(name, `<p>${name}</p>`);
       expect(readFileSync(join(dir, name), 'utf8')).toBe(`<p>${name}</p>`);
     }
-    for (const name of names.slice(3)) await files.write(name, bytes(`<p>${name}</p>`));
+    for (const name of names.slice(3)) await files.write(name, `<p>${name}</p>`);
     await files.close();
     for (const name of names) expect(readFileSync(join(dir, name), 'utf8')).toBe(`<p>${name}</p>`);
   });
@@ -97,7 +95,7 @@ describe('the lazy file writer', () => {
     const dir = folder();
     writeFileSync(join(dir, 'tags'), 'in the way');
     const files = lazyFileWriter(dir);
-    await expect(files.write('tags/x/index.html', bytes('x'))).rejects.toThrow(/could not write tags\/x\/index\.html/);
+    await expect(files.write('tags/x/index.html', 'x')).rejects.toThrow(/could not write tags\/x\/index\.html/);
     await files.close();
   });
 
@@ -105,7 +103,7 @@ describe('the lazy file writer', () => {
     const previous = previousOutput();
     const dir = folder();
     const files = lazyFileWriter(dir);
-    await files.write('topics/new/index.html', bytes('new page'));
+    await files.write('topics/new/index.html', 'new page');
     files.carry(['topics/kept/index.html'], previous);
     await files.close();
     expect(statSync(join(dir, 'topics/kept/index.html')).ino).toBe(statSync(join(previous, 'topics/kept/index.html')).ino);
@@ -169,6 +167,40 @@ describe("tagsite's prerenderer", () => {
     const files = await setUp({ format: 'file' });
     expect(await body(await files.prerenderer.render(new Request('https://x.example/topics/a.html'), page))).toBe('<p>/topics/a.html</p>');
     await files.prerenderer.teardown!();
+  });
+
+  /** Astro's renderer as the build changes it (../../src/build/page-html.ts): it offers a page's HTML, and answers without a body when the build takes it. */
+  const offeringDefaults = (status = 200): AstroPrerenderer => ({
+    name: 'astro:default',
+    getStaticPaths: async () => [],
+    render: async (request) => {
+      const html = `<p>${decodeURI(new URL(request.url).pathname)} · café ☕</p>`;
+      const taken = (globalThis as Record<symbol, ((html: string) => boolean) | undefined>)[Symbol.for('tagsite.page-html')]?.(html);
+      return new Response(taken ? null : html, { status, statusText: status === 404 ? 'Not Found' : 'OK', headers: { 'content-type': 'text/html' } });
+    },
+  });
+  const setUpOffering = async (status?: number) => {
+    const outDir = folder();
+    const prerenderer = writingPrerenderer(offeringDefaults(status), { outDir, base: '/', format: 'directory', publicDir: folder(), modules: { imports: {} } });
+    await prerenderer.setup!();
+    return { prerenderer, outDir };
+  };
+
+  it("writes the HTML Astro's renderer gives it as UTF-8, and hands Astro an empty response", async () => {
+    const { prerenderer, outDir } = await setUpOffering();
+    expect(await body(await prerenderer.render(new Request('https://x.example/tags/caf%C3%A9/'), page))).toBeNull();
+    await prerenderer.teardown!();
+    expect(readFileSync(join(outDir, 'tags/café/index.html'))).toEqual(Buffer.from('<p>/tags/café/ · café ☕</p>', 'utf8'));
+  });
+
+  it('gives Astro back the HTML it took of a page Astro writes itself, with its status', async () => {
+    const { prerenderer, outDir } = await setUpOffering(404);
+    const result = await prerenderer.render(new Request('https://x.example/topics/gone/'), page);
+    const response = result instanceof Response ? result : result.response;
+    expect([response.status, response.statusText, response.headers.get('content-type')]).toEqual([404, 'Not Found', 'text/html']);
+    expect(await response.text()).toBe('<p>/topics/gone/ · café ☕</p>');
+    await prerenderer.teardown!();
+    expect(existsSync(join(outDir, 'topics'))).toBe(false);
   });
 
   it('in a rebuild, links the pages the routes reuse once every route has listed its paths', async () => {
