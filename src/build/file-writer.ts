@@ -2,9 +2,8 @@
  * Writing a build's pages off the thread that renders them. Creating tens of thousands of files
  * is mostly waiting in the kernel (a folder, an open, a write and a close each); done on the
  * rendering thread, as Astro does, that wait is a third of a build. Here one worker thread takes
- * each page's path and HTML and writes them in order, making each folder once, while the
+ * each page's path and bytes and writes them in order, making each folder once, while the
  * rendering thread goes on; it also hard-links the pages a rebuild reuses from the previous output.
- * A page goes as its HTML, a string, and is encoded to UTF-8 as Node writes it, on the writer's thread.
  * A rebuild that renders a few pages writes them itself (lazyFileWriter).
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -19,8 +18,8 @@ const ACK_EVERY = 250;
 const BATCH = 32;
 
 export interface FileWriter {
-  /** Queues a page (`path` inside the folder, its HTML); waits only while too many files are queued. */
-  write(path: string, html: string): Promise<void>;
+  /** Queues a file (`path` inside the folder); waits only while too many files are queued. */
+  write(path: string, bytes: ArrayBuffer): Promise<void>;
   /** Queues files of the previous output (`fromDir`) to be hard-linked at the same paths. */
   carry(paths: readonly string[], fromDir: string): void;
   /** Resolves once every queued file is written; rejects with the first that could not be. */
@@ -28,7 +27,7 @@ export interface FileWriter {
 }
 
 /** A file to write, or one to carry over from the previous output. */
-type QueuedFile = { path: string; html: string } | { path: string; from: string };
+type QueuedFile = { path: string; bytes: ArrayBuffer } | { path: string; from: string };
 
 interface WriterMessage {
   /** Files written so far. */
@@ -71,15 +70,15 @@ export function fileWriterThread(outDir: string): FileWriter {
   let batch: QueuedFile[] = [];
   const send = () => {
     if (batch.length === 0) return;
-    worker.postMessage(batch);
+    worker.postMessage(batch, batch.flatMap((file) => ('bytes' in file ? [file.bytes] : [])));
     batch = [];
   };
   return {
-    async write(path, html) {
+    async write(path, bytes) {
       if (failure) throw failure;
       // A part batch goes once the pages being rendered now have queued theirs.
       if (batch.length === 0) setImmediate(send);
-      batch.push({ path, html });
+      batch.push({ path, bytes });
       if (batch.length >= BATCH) send();
       sent += 1;
       while (sent - written > MOST_WAITING && !failure) await new Promise<void>((resolve) => waiting.push(resolve));
@@ -102,9 +101,9 @@ export function fileWriterThread(outDir: string): FileWriter {
 export function writerHere(outDir: string): FileWriter {
   const folder = writer(outDir);
   return {
-    async write(path, html) {
+    async write(path, bytes) {
       try {
-        folder.write(path, html);
+        folder.write(path, new Uint8Array(bytes));
       } catch (error) {
         throw new Error(`could not write ${path}: ${(error as Error).message}`);
       }
@@ -131,10 +130,10 @@ export function lazyFileWriter(outDir: string, inThisThread = IN_THIS_THREAD): F
   let written = 0;
   const started = () => (thread ??= fileWriterThread(outDir));
   return {
-    async write(path, html) {
-      if (thread || written >= inThisThread) return started().write(path, html);
+    async write(path, bytes) {
+      if (thread || written >= inThisThread) return started().write(path, bytes);
       written += 1;
-      return here.write(path, html);
+      return here.write(path, bytes);
     },
     carry(paths, from) {
       if (paths.length > 0) started().carry(paths, from);
@@ -162,7 +161,7 @@ if (!isMainThread && parentPort && (workerData as { fileWriterFolder?: string })
           folder.carry(file.path, file.from);
           continue;
         }
-        folder.write(file.path, file.html);
+        folder.write(file.path, new Uint8Array(file.bytes));
       } catch (error) {
         port.postMessage({ failed: `could not write ${file.path}: ${(error as Error).message}` } satisfies WriterMessage);
         stopped = true;

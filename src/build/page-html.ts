@@ -2,12 +2,12 @@
  * A page's HTML as Astro's renderer made it, a string, for the build to write itself. Astro ends
  * every page by encoding its HTML to UTF-8 in JavaScript and wrapping the bytes in a Response, and
  * the build then read them back out of the Response's stream to write them: per page an encoding,
- * two copies and a web stream on the thread that renders (at 100,000 topics some 17 s of the main
+ * two copies and a web stream on the thread that renders (at 100,000 topics some 12 s of the main
  * thread's 75 s of pages, garbage collection aside). A small change to Astro's `renderPage`, made
  * as Vite bundles the page code (htmlFromRenderer), offers the string to the build instead: while
  * a page renders inside takeHtml, the build keeps it and Astro's Response goes without a body.
- * Outside takeHtml, and in `astro dev`, Astro renders as it always does. Node writes the string
- * as UTF-8 itself (../build/file-writer.ts), as TextEncoder would have encoded it.
+ * Outside takeHtml, and in `astro dev`, Astro renders as it always does. The build encodes the
+ * string with Node's own UTF-8 encoder (./prerenderer.ts, utf8), the bytes TextEncoder gives.
  *
  * A project with middleware of its own keeps Astro's Response whole (middleware may read it): the
  * change is made only where nothing but Astro stands between the renderer and the build.

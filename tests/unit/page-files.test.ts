@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileWriterThread, lazyFileWriter } from '../../src/build/file-writer.ts';
-import { directoryPageFile, writingPrerenderer, type PageFiles } from '../../src/build/prerenderer.ts';
+import { directoryPageFile, utf8, writingPrerenderer, type PageFiles } from '../../src/build/prerenderer.ts';
 import type { PageReuse } from '../../src/build/store.ts';
 import type { AstroPrerenderer, PrerenderResult, RouteData } from 'astro';
 
@@ -16,6 +16,8 @@ const folder = () => {
 afterEach(() => {
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
+
+const bytes = (text: string) => new TextEncoder().encode(text).buffer as ArrayBuffer;
 
 /** A previous output holding one page, `topics/kept/index.html`. */
 function previousOutput(): string {
@@ -31,7 +33,7 @@ describe('the file writer thread', () => {
     const files = fileWriterThread(dir);
     // 5,000 files from 8 writers at a time: more than the writer lets wait, so writes wait on it.
     const names = Array.from({ length: 5000 }, (_, i) => `topics/t-${i}/index.html`);
-    for (let i = 0; i < names.length; i += 8) await Promise.all(names.slice(i, i + 8).map((name) => files.write(name, `<p>${name}</p>`)));
+    for (let i = 0; i < names.length; i += 8) await Promise.all(names.slice(i, i + 8).map((name) => files.write(name, bytes(`<p>${name}</p>`))));
     await files.close();
     for (const name of [names[0]!, names[2345]!, names[4999]!]) expect(readFileSync(join(dir, name), 'utf8')).toBe(`<p>${name}</p>`);
   });
@@ -41,7 +43,7 @@ describe('the file writer thread', () => {
     const dir = folder();
     const files = fileWriterThread(dir);
     files.carry(['topics/kept/index.html'], previous);
-    await files.write('topics/new/index.html', 'new page');
+    await files.write('topics/new/index.html', bytes('new page'));
     await files.close();
     expect(readFileSync(join(dir, 'topics/kept/index.html'), 'utf8')).toBe('kept page');
     expect(statSync(join(dir, 'topics/kept/index.html')).ino).toBe(statSync(join(previous, 'topics/kept/index.html')).ino);
@@ -53,8 +55,8 @@ describe('the file writer thread', () => {
     // A file where the page's folder should be.
     writeFileSync(join(dir, 'tags'), 'in the way');
     const files = fileWriterThread(dir);
-    await files.write('topics/a/index.html', 'a');
-    await files.write('tags/x/index.html', 'x');
+    await files.write('topics/a/index.html', bytes('a'));
+    await files.write('tags/x/index.html', bytes('x'));
     await expect(files.close()).rejects.toThrow(/could not write tags\/x\/index\.html/);
     expect(readFileSync(join(dir, 'topics/a/index.html'), 'utf8')).toBe('a');
   });
@@ -64,12 +66,12 @@ describe('the file writer thread', () => {
     mkdirSync(join(dir, 'tags'));
     writeFileSync(join(dir, 'tags', 'x'), 'in the way');
     const files = fileWriterThread(dir);
-    await files.write('tags/x/index.html', 'x');
+    await files.write('tags/x/index.html', bytes('x'));
     // The failure reaches the rendering thread with the writer's next message: a later write throws it.
     let thrown: Error | undefined;
     for (let i = 0; i < 200 && !thrown; i++) {
       await new Promise((resolve) => setTimeout(resolve, 5));
-      thrown = await files.write(`topics/t-${i}/index.html`, 'b').then(() => undefined, (error: Error) => error);
+      thrown = await files.write(`topics/t-${i}/index.html`, bytes('b')).then(() => undefined, (error: Error) => error);
     }
     expect(thrown?.message).toMatch(/could not write tags\/x\/index\.html/);
     await expect(files.close()).rejects.toThrow(/tags\/x\/index\.html/);
@@ -83,10 +85,10 @@ describe('the lazy file writer', () => {
     const files = lazyFileWriter(dir, 3);
     const names = Array.from({ length: 40 }, (_, i) => `topics/t-${i}/index.html`);
     for (const name of names.slice(0, 3)) {
-      await files.write(name, `<p>${name}</p>`);
+      await files.write(name, bytes(`<p>${name}</p>`));
       expect(readFileSync(join(dir, name), 'utf8')).toBe(`<p>${name}</p>`);
     }
-    for (const name of names.slice(3)) await files.write(name, `<p>${name}</p>`);
+    for (const name of names.slice(3)) await files.write(name, bytes(`<p>${name}</p>`));
     await files.close();
     for (const name of names) expect(readFileSync(join(dir, name), 'utf8')).toBe(`<p>${name}</p>`);
   });
@@ -95,7 +97,7 @@ describe('the lazy file writer', () => {
     const dir = folder();
     writeFileSync(join(dir, 'tags'), 'in the way');
     const files = lazyFileWriter(dir);
-    await expect(files.write('tags/x/index.html', 'x')).rejects.toThrow(/could not write tags\/x\/index\.html/);
+    await expect(files.write('tags/x/index.html', bytes('x'))).rejects.toThrow(/could not write tags\/x\/index\.html/);
     await files.close();
   });
 
@@ -103,11 +105,22 @@ describe('the lazy file writer', () => {
     const previous = previousOutput();
     const dir = folder();
     const files = lazyFileWriter(dir);
-    await files.write('topics/new/index.html', 'new page');
+    await files.write('topics/new/index.html', bytes('new page'));
     files.carry(['topics/kept/index.html'], previous);
     await files.close();
     expect(statSync(join(dir, 'topics/kept/index.html')).ino).toBe(statSync(join(previous, 'topics/kept/index.html')).ino);
     expect(readFileSync(join(dir, 'topics/new/index.html'), 'utf8')).toBe('new page');
+  });
+});
+
+describe("a page's bytes", () => {
+  it('are its UTF-8, in a buffer of their own, for a page of any size', () => {
+    for (const html of ['<p>é</p>', `<p>${'café ☕ 🙂 '.repeat(2000)}</p>`, '\ud800 a lone surrogate']) {
+      const bytes = utf8(html);
+      expect(Buffer.from(bytes)).toEqual(Buffer.from(new TextEncoder().encode(html)));
+      // Not a slice of Node's shared pool (8 KB), which the writer thread would be handed whole.
+      expect(bytes.byteLength).toBe(Buffer.byteLength(html));
+    }
   });
 });
 
