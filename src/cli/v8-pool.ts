@@ -9,7 +9,18 @@
  */
 import { spawnSync } from 'node:child_process';
 
-/** The flags of a process like this one with V8's default background threads; undefined when this one has them. */
+/**
+ * How far a full build's heaps grow between two full collections: by half of what the last one
+ * left (V8's own factor, chosen by how fast it collects, grew the main thread's heap from 0.4 to
+ * 1.4 GB of mostly dead pages at 100,000 topics). With it, a clean build of 100,000 topics peaked
+ * at 1.76 GB instead of 2.38 GB, and spent less time in the kernel.
+ */
+export const FULL_BUILD_HEAP_GROWTH = '--heap-growing-percent=50';
+
+/**
+ * The flags of a process like this one with V8's default background threads, for a full build
+ * (with FULL_BUILD_HEAP_GROWTH unless a growth is given); undefined when this one has them.
+ */
 export function withDefaultPool(execArgv: readonly string[]): string[] | undefined {
   const flags: string[] = [];
   for (let i = 0; i < execArgv.length; i++) {
@@ -17,7 +28,8 @@ export function withDefaultPool(execArgv: readonly string[]): string[] | undefin
     if (flag === '--v8-pool-size') i++; // its value is the next argument
     else if (!flag.startsWith('--v8-pool-size=')) flags.push(flag);
   }
-  return flags.length === execArgv.length ? undefined : flags;
+  if (flags.length === execArgv.length) return undefined;
+  return flags.some((flag) => flag.startsWith('--heap-growing-percent')) ? flags : [...flags, FULL_BUILD_HEAP_GROWTH];
 }
 
 /**

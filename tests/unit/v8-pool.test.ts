@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { withDefaultPool } from '../../src/cli/v8-pool.ts';
 
 describe("a full build's flags (src/cli/v8-pool.ts)", () => {
-  it("are this process's without its V8 pool size, in either form; none when it has V8's default", () => {
-    expect(withDefaultPool(['--max-semi-space-size=16', '--v8-pool-size=1', '--experimental-strip-types'])).toEqual(['--max-semi-space-size=16', '--experimental-strip-types']);
-    expect(withDefaultPool(['--v8-pool-size', '2', '--no-warnings'])).toEqual(['--no-warnings']);
+  it("are this process's without its V8 pool size, in either form, with the heap's growth of a full build; none when it has V8's default", () => {
+    expect(withDefaultPool(['--max-semi-space-size=16', '--v8-pool-size=1', '--experimental-strip-types'])).toEqual(['--max-semi-space-size=16', '--experimental-strip-types', '--heap-growing-percent=50']);
+    expect(withDefaultPool(['--v8-pool-size', '2', '--no-warnings'])).toEqual(['--no-warnings', '--heap-growing-percent=50']);
+    // A growth given is kept as it is.
+    expect(withDefaultPool(['--v8-pool-size=1', '--heap-growing-percent=80'])).toEqual(['--heap-growing-percent=80']);
     expect(withDefaultPool(['--max-semi-space-size=16', '--no-warnings'])).toBeUndefined();
     expect(withDefaultPool([])).toBeUndefined();
     // Another flag that starts alike is kept.
