@@ -12,6 +12,7 @@ import { projectRoot } from '../helpers/cli.ts';
 import { serveStatic, type StaticHost } from '../../src/cli/static-server.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import type { LinkRecord } from '../../src/content/links.ts';
+import { TAG_LINKS_SHOWN } from '../../src/model/link-records.ts';
 
 const BASE = '/community';
 const hostile: LinkRecord = {
@@ -22,6 +23,16 @@ const hostile: LinkRecord = {
   timestamp: '2025-04-01',
   credit: '<b>mallory</b>@evil.example',
 };
+
+/** Invented records carrying 'api', after the hostile one. */
+const moreApi: LinkRecord[] = Array.from({ length: TAG_LINKS_SHOWN }, (_, i) => ({
+  name: `Quillmark Reference ${i + 1}`,
+  description: `Chapter ${i + 1} of the Quillmark request reference`,
+  tags: ['api'],
+  link: `https://quillmark.example/reference/${i + 1}`,
+  timestamp: '2025-05-01',
+  credit: 'ottilie@quillmark.example',
+}));
 
 let scratch: string;
 let records: LinkRecord[];
@@ -35,7 +46,8 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'tagsite-links-browser-'));
   const content = join(scratch, 'content');
   cpSync(join(projectRoot, 'content'), content, { recursive: true });
-  records = [...(JSON.parse(readFileSync(join(content, 'links.json'), 'utf8')) as LinkRecord[]), hostile];
+  // More records carry 'api' than a tag page shows (TAG_LINKS_SHOWN), the hostile one among those shown.
+  records = [...(JSON.parse(readFileSync(join(content, 'links.json'), 'utf8')) as LinkRecord[]), hostile, ...moreApi];
   linksText = `${JSON.stringify(records, null, 2)}\n`;
   writeFileSync(join(content, 'links.json'), linksText);
   const { outDir } = await buildSite(content, { TAGSITE_BASE: BASE });
@@ -148,14 +160,18 @@ describe('/links/', () => {
 });
 
 describe('a tag page', () => {
-  it('has a "Documentation links" section with the records carrying the tag', async () => {
+  it('has a "Documentation links" section with the first records carrying the tag, and a link to all', async () => {
     const plain = await noScript.newPage();
     await plain.goto(`${site.url}/tags/api/`);
     const section = plain.locator('[data-tag-links]');
     expect(await section.locator('h2').textContent()).toBe('Documentation links');
-    expect(await shownLinks(plain, '[data-tag-links]')).toEqual(withTag('api').map((r) => r.link));
+    const carrying = withTag('api');
+    expect(carrying.length).toBeGreaterThan(TAG_LINKS_SHOWN);
+    expect(carrying.slice(0, TAG_LINKS_SHOWN)).toContain(hostile);
+    expect(await shownLinks(plain, '[data-tag-links]')).toEqual(carrying.slice(0, TAG_LINKS_SHOWN).map((r) => r.link));
     const names = await section.locator('[data-link-name]').allTextContents();
-    expect(names).toEqual(withTag('api').map((r) => r.name));
+    expect(names).toEqual(carrying.slice(0, TAG_LINKS_SHOWN).map((r) => r.name));
+    expect(await section.locator(`a[href="${BASE}/links/?tag=api"]`).last().textContent()).toBe(`All ${carrying.length} documentation links tagged 'api'`);
     expect(await section.locator('img, script, b').count()).toBe(0);
     // Its links lead to the directory filtered by the tag, under the base path.
     const more = section.locator(`a[href="${BASE}/links/?tag=api"]`);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { appendRecordText, argumentProblem, linkRecordFromArguments } from '../../src/cli/add-link.ts';
-import { linkCountText, linkTagCounts } from '../../src/model/link-records.ts';
+import { linkCountText, linksByTag, linkTagCounts } from '../../src/model/link-records.ts';
 import { publishedLinkRecord } from '../../src/outputs/links.ts';
 import { linksTagPath } from '../../src/model/urls.ts';
 import { writeFileAtomic } from '../../src/cli/atomic-file.ts';
@@ -133,5 +133,26 @@ describe('the directory', () => {
   it('publishes exactly the six fields, in the file order', () => {
     const withExtra = { ...record(1), order: 3 } as LinkRecord;
     expect(JSON.stringify(publishedLinkRecord(withExtra))).toBe(JSON.stringify(record(1)));
+  });
+});
+
+describe('linksByTag', () => {
+  it('gives each tag its records in the file order, a record once even with its tag twice', () => {
+    const twice = { ...record(3), tags: ['t3', 'api', 't3'] };
+    const records = [record(1), record(2), twice];
+    const tags = linksByTag(records);
+    expect(tags.get('api')).toEqual([record(1), record(2), twice]);
+    expect(tags.get('t3')).toEqual([twice]);
+    expect(tags.get('t1')).toEqual([record(1)]);
+    expect(tags.has('none')).toBe(false);
+    expect([...tags.keys()].sort()).toEqual(['api', 't1', 't2', 't3']);
+  });
+
+  it('is made once for a list of records, and anew for another list', () => {
+    const records = [record(1), record(2)];
+    expect(linksByTag(records)).toBe(linksByTag(records));
+    const other = [record(2)];
+    expect(linksByTag(other)).not.toBe(linksByTag(records));
+    expect(linksByTag(other).get('api')).toEqual([record(2)]);
   });
 });
