@@ -10,10 +10,8 @@ export function linkCountText(shown: number, total: number, tag: string): string
 }
 
 /** Every tag of the link records with how many records carry it, A→Z. */
-export function linkTagCounts(records: Pick<LinkRecord, 'tags'>[]): Array<[string, number]> {
-  const counts = new Map<string, number>();
-  for (const record of records) for (const tag of new Set(record.tags)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-  return [...counts].sort(([a], [b]) => a.localeCompare(b));
+export function linkTagCounts(records: readonly Pick<LinkRecord, 'tags'>[]): Array<[string, number]> {
+  return [...linksByTag(records)].map(([tag, carrying]): [string, number] => [tag, carrying.length]).sort(([a], [b]) => a.localeCompare(b));
 }
 
 /**
@@ -25,14 +23,14 @@ export function linkTagCounts(records: Pick<LinkRecord, 'tags'>[]): Array<[strin
  */
 export const TAG_LINKS_SHOWN = 10;
 
-const byTag = new WeakMap<readonly LinkRecord[], Map<string, LinkRecord[]>>();
+const byTag = new WeakMap<readonly Pick<LinkRecord, 'tags'>[], Map<string, Pick<LinkRecord, 'tags'>[]>>();
 
 /**
  * The records carrying each tag, in the file's order: made once for a list of records, where each
  * tag page filtered every record again.
  */
-export function linksByTag(records: readonly LinkRecord[]): ReadonlyMap<string, readonly LinkRecord[]> {
-  let tags = byTag.get(records);
+export function linksByTag<R extends Pick<LinkRecord, 'tags'>>(records: readonly R[]): ReadonlyMap<string, readonly R[]> {
+  let tags = byTag.get(records) as Map<string, R[]> | undefined;
   if (!tags) {
     tags = new Map();
     for (const record of records) {
