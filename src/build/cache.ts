@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { writer } from './write-files.ts';
+import { replaceFile } from '../cli/atomic-file.ts';
 import { sameFile, sitePath, type FolderFiles, type FolderListing } from './folder-files.ts';
 import type { RouteFiles } from './store.ts';
 import type { SiteContent } from '../content/load.ts';
@@ -138,29 +139,54 @@ export function carryOver(files: Iterable<string>, from: string, to: string): vo
 
 const sourceFile = (cacheDir: string) => join(cacheDir, 'source.json');
 
-/** Notes which content folder a cache folder is for (so it can be pruned once that is gone). */
+/**
+ * Notes which content folder a cache folder is for (so it can be pruned once that is gone). The
+ * note is replaced whole: a build of another content folder or output, which prunes the caches
+ * meanwhile (pruneCaches), never reads half of it.
+ */
 export function noteSource(cacheDir: string, content: string): void {
   mkdirSync(cacheDir, { recursive: true });
-  writeFileSync(sourceFile(cacheDir), JSON.stringify({ content }));
+  replaceFile(sourceFile(cacheDir), (put) => put(JSON.stringify({ content })), { flush: false });
+}
+
+/**
+ * How long a cache folder that names no content folder is left alone before it is pruned: a build
+ * running beside the one that prunes may have just made it, and note its source next (the stamp's
+ * folder gets its note when the build ends: ./unchanged.ts).
+ */
+export const UNNAMED_CACHE_MS = 24 * 60 * 60_000;
+
+/** The content folder a cache folder notes, or undefined when it notes none that can be read. */
+function notedSource(dir: string): string | undefined {
+  try {
+    const { content } = JSON.parse(readFileSync(sourceFile(dir), 'utf8')) as { content?: unknown };
+    return typeof content === 'string' ? content : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * Deletes the cache folders under `cacheRoot` whose content folder no longer exists (builds of
- * temporary folders, such as the tests', would otherwise pile up); returns how many.
+ * temporary folders, such as the tests', would otherwise pile up), and those that name no content
+ * folder once nothing has changed in them for UNNAMED_CACHE_MS (an older tagsite's, or one a build
+ * killed at its start left); returns how many.
  */
-export function pruneCaches(cacheRoot: string): number {
+export function pruneCaches(cacheRoot: string, now = Date.now()): number {
   if (!existsSync(cacheRoot)) return 0;
   let pruned = 0;
   for (const name of readdirSync(cacheRoot)) {
     const dir = join(cacheRoot, name);
-    try {
-      const { content } = JSON.parse(readFileSync(sourceFile(dir), 'utf8')) as { content: string };
-      if (existsSync(content)) continue;
-    } catch {
-      // no source noted: a cache of an older tagsite, or half-written
-    }
+    const source = notedSource(dir);
+    if (source === undefined ? !leftAlone(dir, now) : existsSync(source)) continue;
     rmSync(dir, { recursive: true, force: true });
     pruned++;
   }
   return pruned;
+}
+
+/** Whether nothing was added to the folder `dir`, taken out or renamed for UNNAMED_CACHE_MS; false when it is gone (another build pruned it). */
+function leftAlone(dir: string, now: number): boolean {
+  const stats = statSync(dir, { throwIfNoEntry: false });
+  return stats !== undefined && stats.mtimeMs < now - UNNAMED_CACHE_MS;
 }

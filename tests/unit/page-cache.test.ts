@@ -3,7 +3,7 @@ import { afterAll, expect, it } from 'vitest';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keysOf, listedAsRemembered, noteSource, pruneCaches, rememberPages, rememberedFiles, unchangedFiles, type RememberedFile } from '../../src/build/cache.ts';
+import { keysOf, listedAsRemembered, noteSource, pruneCaches, rememberPages, rememberedFiles, UNNAMED_CACHE_MS, unchangedFiles, type RememberedFile } from '../../src/build/cache.ts';
 import { rememberedPosts, rememberPosts } from '../../src/build/post-memory.ts';
 import type { RememberedPost, RenderMemory } from '../../src/content/read-topics.ts';
 import type { Topic } from '../../src/content/topics.ts';
@@ -15,18 +15,30 @@ const dir = mkdtempSync(join(tmpdir(), 'tagsite-caches-'));
 const plain = (memory: RenderMemory) => new Map([...memory].map(([file, { digest, html, text, read }]) => [file, { digest, html, text, ...(read ? { read } : {}) }]));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it('deletes the caches of content folders that are gone, and those that name none, and keeps the others', () => {
+it('deletes the caches of content folders that are gone, and those that name none once left alone for a day, and keeps the others', () => {
   const root = join(dir, 'cache');
   const kept = join(dir, 'content-kept');
   const gone = join(dir, 'content-gone');
   mkdirSync(kept);
   noteSource(join(root, 'a'), kept);
   noteSource(join(root, 'b'), gone);
+  // Another build's, just made (its source not noted yet), and one whose note is cut short.
   mkdirSync(join(root, 'c'), { recursive: true });
+  mkdirSync(join(root, 'd'), { recursive: true });
+  writeFileSync(join(root, 'd', 'source.json'), '{"content": "/sr');
   writeFileSync(join(root, 'a', 'pages.json'), '{}');
-  expect(pruneCaches(root)).toBe(2);
-  expect(readdirSync(root)).toEqual(['a']);
+  expect(pruneCaches(root)).toBe(1);
+  expect(readdirSync(root).sort()).toEqual(['a', 'c', 'd']);
   expect(existsSync(join(root, 'a', 'pages.json'))).toBe(true);
+  // A day later, those two are an older tagsite's or a killed build's: pruned. The noted one stays.
+  const dayAfter = Date.now() + UNNAMED_CACHE_MS + 60_000;
+  expect(pruneCaches(root, dayAfter)).toBe(2);
+  expect(readdirSync(root)).toEqual(['a']);
+  // The note is replaced whole, with no file of its own left beside it.
+  noteSource(join(root, 'a'), gone);
+  expect(readdirSync(join(root, 'a')).sort()).toEqual(['pages.json', 'source.json']);
+  expect(pruneCaches(root)).toBe(1);
+  expect(readdirSync(root)).toEqual([]);
   expect(pruneCaches(join(dir, 'no-such-folder'))).toBe(0);
 });
 
