@@ -51,6 +51,17 @@ describe('<lastmod>', () => {
     expect(pageDates([])('/')).toBeUndefined();
   });
 
+  it('dates a page that two names share (one member spelt two ways, tags of one slug) by the newest topic of either, in any order', () => {
+    const older = topic('older', 'Kenji', ['C++'], '2024-01-01');
+    const newer = topic('newer', 'kenji', ['c++'], '2025-05-05');
+    for (const topics of [[older, newer], [newer, older]]) {
+      const shared = pageDates(topics);
+      expect(shared('/members/kenji/')).toBe('2025-05-05');
+      expect(shared('/tags/c~2b~2b/')).toBe('2025-05-05');
+      expect(shared('/topics/older/')).toBe('2024-01-01');
+    }
+  });
+
   it('is written for each address that has a date', () => {
     const xml = sitemapFiles('https://example.org/', ['/topics/old/', '/about/'], (path) => (path === '/about/' ? undefined : dated(path))).get('sitemap-0.xml')!;
     expect(() => SyntaxValidator.validate(xml)).not.toThrow();
