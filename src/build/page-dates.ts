@@ -13,16 +13,14 @@ const keyOf = (path: string) => (path.includes('%') ? decodeURI(path) : path);
 
 /** A page's last change (YYYY-MM-DD) by its site path (`/tags/api/2/` is dated as `/tags/api/`). */
 export function pageDates(topics: readonly Topic[]): (path: string) => string | undefined {
-  const newest = new Map<string, number>();
-  const note = (path: string, ms: number) => {
-    const key = keyOf(path);
-    if ((newest.get(key) ?? -Infinity) < ms) newest.set(key, ms);
-  };
-  // Each tag's and member's newest topic first, then their paths: a path for each of them, not for
-  // each of their topics (at 10,000 topics 2,500 such paths instead of 60,000, and 25–40 ms instead of 40–65).
+  /** Keeps `ms` as `name`'s time in `map` when it is newer than the one there. */
   const newestBy = (map: Map<string, number>, name: string, ms: number) => {
     if ((map.get(name) ?? -Infinity) < ms) map.set(name, ms);
   };
+  const newest = new Map<string, number>();
+  const note = (path: string, ms: number) => newestBy(newest, keyOf(path), ms);
+  // Each tag's and member's newest topic first, then their paths: a path for each of them, not for
+  // each of their topics (at 10,000 topics 2,500 such paths instead of 60,000, and 25–40 ms instead of 40–65).
   const byTag = new Map<string, number>();
   const byAuthor = new Map<string, number>();
   let site = -Infinity;
