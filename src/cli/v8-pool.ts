@@ -5,7 +5,9 @@
  * and helper tasks competed with them (some 0.1–0.2 s of a rebuild at 10,000 topics, on two cores).
  * A full build renders for twenty seconds and more and gains from those helpers (its young
  * generation is collected in parallel on them): it runs in a process of its own with Node's
- * default (src/cli/build.ts).
+ * default (src/cli/build.ts). That process replaces this one where Node can (`process.execve`, Node
+ * 22.15 and later, not Windows), rather than running beside it: a waiting parent held 90 MB of the
+ * build's peak memory, at any size of site.
  */
 import { spawnSync } from 'node:child_process';
 
@@ -34,11 +36,20 @@ export function withDefaultPool(execArgv: readonly string[]): string[] | undefin
 
 /**
  * Runs this command again in a process with V8's default background threads, when this one has
- * fewer, and gives its exit code; undefined when this process has them already.
+ * fewer: in this process's place (it does not return), or else in a child, whose exit code it
+ * gives. Undefined when this process has them already.
  */
 export function againWithDefaultPool(): number | undefined {
   const flags = withDefaultPool(process.execArgv);
   if (!flags) return undefined;
-  const { status } = spawnSync(process.execPath, [...flags, ...process.argv.slice(1)], { stdio: 'inherit' });
+  const args = [...flags, ...process.argv.slice(1)];
+  if (typeof process.execve === 'function') {
+    try {
+      process.execve(process.execPath, [process.execPath, ...args], process.env);
+    } catch {
+      // Not replaced (the system refused): the child below builds.
+    }
+  }
+  const { status } = spawnSync(process.execPath, args, { stdio: 'inherit' });
   return status ?? 1;
 }

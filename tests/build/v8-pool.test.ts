@@ -1,6 +1,7 @@
 /**
  * `npm run build` gives Node one V8 background thread (package.json); a full build runs in a
- * process of its own with Node's default (src/cli/v8-pool.ts), and a content rebuild in the first.
+ * process of its own with Node's default (src/cli/v8-pool.ts), which replaces the first where Node
+ * has process.execve, and a content rebuild in the first.
  */
 import { afterAll, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,22 +17,28 @@ afterAll(() => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-// Loaded by each process the build runs in: notes its flags, one line a process.
+// Loaded by each process the build runs in: notes its flags and its process id, one line a process.
 const noted = join(folder, 'processes.txt');
 const note = join(folder, 'note.mjs');
-writeFileSync(note, `import { appendFileSync } from 'node:fs';\nimport { isMainThread } from 'node:worker_threads';\nif (isMainThread) appendFileSync(${JSON.stringify(noted)}, JSON.stringify(process.execArgv.filter((flag) => flag.startsWith('--v8-pool-size'))) + '\\n');\n`);
+writeFileSync(note, `import { appendFileSync } from 'node:fs';\nimport { isMainThread } from 'node:worker_threads';\nif (isMainThread) appendFileSync(${JSON.stringify(noted)}, JSON.stringify([process.pid, process.execArgv.filter((flag) => flag.startsWith('--v8-pool-size'))]) + '\\n');\n`);
 const out = join(folder, 'site');
 const build = (...extra: string[]) => {
   rmSync(noted, { force: true });
   return runNode(['--v8-pool-size=1', '--import', note, '--experimental-strip-types', '--no-warnings', 'scripts/build.mjs', '--content', content, '--out', out, ...extra]);
 };
-const processes = () => readFileSync(noted, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as string[]);
+const notes = () => readFileSync(noted, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as [number, string[]]);
+const processes = () => notes().map(([, flags]) => flags);
+// A full build's process replaces the first (one process id, so no waiting parent holds memory), where Node can.
+const replaces = typeof process.execve === 'function';
 
 it("builds in full in a process with V8's default background threads, a content rebuild in its own, and says a failure once with its exit code", async () => {
   const full = await build();
   expect(full.code, full.stderr).toBe(0);
   expect(existsSync(join(out, 'index.html'))).toBe(true);
   expect(processes()).toEqual([['--v8-pool-size=1'], []]);
+  const [first, second] = notes().map(([pid]) => pid);
+  if (replaces) expect(second, 'the full build in the first process\'s place').toBe(first);
+  else expect(second).not.toBe(first);
   expect(full.stdout.match(/^built /gm)).toHaveLength(1);
 
   const topic = join(content, 'topics/community/flowsmith-2-9-4-bugfix-release.md');
