@@ -157,8 +157,8 @@ export function buildStore(): Store {
 
 /**
  * The parts of the site's data the page being rendered has read (./site-records.ts notes them,
- * ./page-reads.ts keys pages by them). Each page renders in a context of its own: a full build
- * renders eight at a time.
+ * ./page-reads.ts keys pages by them). Each page renders in a context of its own: pages rendered
+ * at once (a `build.concurrency` above 1) keep their reads apart.
  */
 export function pageReads(): AsyncLocalStorage<Set<string>> {
   const store = buildStore();
