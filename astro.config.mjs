@@ -12,8 +12,8 @@ export default defineConfig({
   // Serve under a sub-path by setting `base`, e.g. '/community' (or TAGSITE_BASE for one build).
   base: process.env.TAGSITE_BASE || '/',
   trailingSlash: 'ignore',
-  // One page at a time: a writer thread writes the pages, so rendering never waits on the disk. Above
-  // 1, Astro queues up to 100,000 pages at once, and that queue held some 50 MB of a 100,000-topic build.
+  // One page at a time: a full build's pages are written by a writer thread, so rendering does not
+  // wait on the disk. Above 1, Astro queues up to 100,000 pages at once (some 50 MB at 100,000 topics).
   build: { concurrency: 1 },
   integrations: [
     mdx(),
