@@ -24,8 +24,8 @@ export function topicDigests(known?: ReadonlyMap<Topic, string>): (topic: Topic)
   return (topic) => {
     let digest = known?.get(topic) ?? digests.get(topic);
     if (digest === undefined) {
-      const { slug, title, excerpt, author, createdMs, updatedMs, replies, views, contentType, tags } = topic;
-      digests.set(topic, (digest = sha1(JSON.stringify([slug, title, excerpt, author, createdMs, updatedMs, replies, views, contentType, tags]))));
+      const { slug, title, excerptText, excerptCut, author, createdMs, updatedMs, replies, views, contentType, tags } = topic;
+      digests.set(topic, (digest = sha1(JSON.stringify([slug, title, excerptText, excerptCut, author, createdMs, updatedMs, replies, views, contentType, tags]))));
     }
     return digest;
   };

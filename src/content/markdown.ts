@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type * as MarkedModule from 'marked';
 import type sanitizeHtml from 'sanitize-html';
 import type * as Htmlparser2 from 'htmlparser2';
+import { excerptOf, type TopicExcerpt } from '../model/listing.ts';
 
 // Topics are untrusted data: Markdown is rendered with marked and the HTML is then cleaned with
 // sanitize-html against an allow-list. Astro's own Markdown pipeline (Sätteri) runs no rehype
@@ -148,18 +149,18 @@ export function plainText(html: string): string {
 
 /**
  * The excerpt rule of SPEC 2.1: when the text is longer than `length` characters it is cut at a
- * word boundary to at most `length` characters and `…` is appended.
+ * word boundary to at most `length` characters, and excerptOf shows it with `…` appended.
  */
-export function cutExcerpt(text: string, length: number): string {
+export function excerptParts(text: string, length: number): TopicExcerpt {
   // UTF-16 length >= code points: a short text needs no counting.
-  if (text.length <= length) return text;
+  if (text.length <= length) return { excerptText: text, excerptCut: false };
   // Take the first length + 1 code points only: the posts can be long.
   const chars: string[] = [];
   for (const char of text) {
     chars.push(char);
     if (chars.length > length) break;
   }
-  if (chars.length <= length) return text;
+  if (chars.length <= length) return { excerptText: text, excerptCut: false };
   const head = chars.slice(0, length);
   // The cut falls on a boundary when the next character is a space; otherwise drop the broken word.
   if (chars[length] !== ' ') {
@@ -168,8 +169,11 @@ export function cutExcerpt(text: string, length: number): string {
   }
   // `risk.…` reads as a typo: the ellipsis takes the place of the punctuation it follows.
   const kept = head.join('').trimEnd();
-  return `${kept.replace(/[.,:;]+$/u, '') || kept}…`;
+  return { excerptText: kept.replace(/[.,:;]+$/u, '') || kept, excerptCut: true };
 }
+
+/** The excerpt rule of SPEC 2.1, as shown. */
+export const cutExcerpt = (text: string, length: number): string => excerptOf(excerptParts(text, length));
 
 /** A topic's excerpt from its sanitised HTML. */
 export function topicExcerpt(html: string, length: number): string {

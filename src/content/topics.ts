@@ -5,7 +5,7 @@ import type { ContentType, ContentTypeIndex } from './content-types.ts';
 import { schemaProblems } from './schema-validation.ts';
 import { parseContentDate } from './dates.ts';
 import { normaliseTag, tagProblem } from '../model/tags.ts';
-import { cutExcerpt, plainText, renderTopicHtml } from './markdown.ts';
+import { excerptParts, plainText, renderTopicHtml } from './markdown.ts';
 import type { Problem } from './problems.ts';
 import { DEFAULT_LIMITS, limitName, type Limits } from './limits.ts';
 import { ownStrings, valueProblems } from './values.ts';
@@ -32,7 +32,14 @@ export interface Topic {
   tags: string[];
   replies: number;
   views: number;
-  excerpt: string;
+  /**
+   * The excerpt's text (SPEC 2.1), without the `…` that follows it when it was cut: excerptOf
+   * (../model/listing.ts) gives it as shown. Kept apart, the excerpt of a Latin-1 post is a one-byte string, half the memory of
+   * one with `…` in it (41 MB against 21 MB of a 100,000-topic build's records, held on two threads).
+   */
+  excerptText: string;
+  /** Whether the excerpt was cut from a longer text. */
+  excerptCut: boolean;
   /**
    * Sanitised HTML of the first post. Empty, with `text`, in the records a build's pages take: the
    * build holds the post apart (SiteContent.keptPosts, read from its memory's file when asked for),
@@ -263,7 +270,7 @@ export function readTopic(file: string, source: string, context: TopicContext): 
       tags,
       replies: fm.replies ?? 0,
       views: fm.views ?? 0,
-      excerpt: cutExcerpt(text, context.excerptLength),
+      ...excerptParts(text, context.excerptLength),
       html,
       text,
       ...(fm.workflow ? { workflow: fm.workflow } : {}),

@@ -2,6 +2,12 @@ import type { Topic } from '../content/topics.ts';
 import { comparePopularity } from './popularity.ts';
 import type { DateFilter, SearchQuery } from '../search/query.ts';
 
+/** A topic's excerpt: its text, and whether that was cut from a longer one (SPEC 2.1). */
+export type TopicExcerpt = Pick<Topic, 'excerptText' | 'excerptCut'>;
+
+/** An excerpt as listings, feeds and pages show it: `…` follows a text that was cut. */
+export const excerptOf = ({ excerptText, excerptCut }: TopicExcerpt): string => (excerptCut ? `${excerptText}…` : excerptText);
+
 /** The default listing order (SPEC 4.1): newest `updated` first; ties by newest `created`, then slug A→Z. */
 export function compareListing(a: Topic, b: Topic): number {
   return b.updatedMs - a.updatedMs || b.createdMs - a.createdMs || (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);

@@ -9,6 +9,7 @@
 import type { Topic } from '../content/topics.ts';
 import { absoluteUrl, feedPath, intersectionFeedPath, intersectionPath, tagPath, topicUrl } from '../model/urls.ts';
 import { escapeXml } from './xml.ts';
+import { excerptOf } from '../model/listing.ts';
 
 /** Items a feed carries: the newest topics only, as feed readers poll the whole file each time. */
 export const FEED_ITEMS = 50;
@@ -33,7 +34,7 @@ export function feedItem(topic: Topic, siteRoot: string): FeedItem {
     '<item>',
     optional('title', topic.title),
     `<link>${link}</link><guid isPermaLink="true">${link}</guid>`,
-    optional('description', topic.excerpt),
+    optional('description', excerptOf(topic)),
     element('pubDate', new Date(topic.createdMs).toUTCString()),
     element('dc:creator', topic.author),
     ...topic.tags.map((tag) => element('category', tag)),

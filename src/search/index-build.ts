@@ -4,7 +4,7 @@ import { tagSlug } from '../model/tags.ts';
 import { vocabKey } from './words.ts';
 import { wordPostings, type SortedWords } from './sorted-words.ts';
 import { comparePopularity } from '../model/popularity.ts';
-import { tagCounts } from '../model/listing.ts';
+import { excerptOf, tagCounts } from '../model/listing.ts';
 import {
   displayAllRowsPerFile, DISPLAY_ROWS_PER_FILE, INDEX_VERSION, type DisplayFiles, deltaEncode, type Columns, type CoreFile, type DisplayRow, type IndexedType,
   type PositionsFile, type PostingsFile, type StructuredCore, type TagFile, type TagOrdinalsFile, type VocabFile, type VocabularyFile, type WordsFile, WORDS_FILE,
@@ -234,7 +234,7 @@ function emitListingFiles(
   const { types } = structured;
   const typeIndex = typeIndexOf(contentTypes);
   const row = (topic: Topic): DisplayRow => [
-    topic.slug, topic.title, topic.excerpt, Math.floor(topic.updatedMs / 1000), topic.replies, topic.author, topic.tags,
+    topic.slug, topic.title, excerptOf(topic), Math.floor(topic.updatedMs / 1000), topic.replies, topic.author, topic.tags,
   ];
   const display = emitDisplayFiles(byNumber, row, emit, reuse);
   // Topics' tags are canonical already: the index needs only the synonyms of tags some topic carries.

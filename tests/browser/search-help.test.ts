@@ -9,6 +9,7 @@ import { serveStatic, type StaticHost } from '../../src/cli/static-server.ts';
 import { launchChromium, openSearch, SEARCH_SHOWN } from '../helpers/browser.ts';
 import { loadContent, type SiteContent } from '../../src/content/load.ts';
 import { foldWord } from '../../src/search/words.ts';
+import { excerptOf } from '../../src/model/listing.ts';
 
 const NOW = new Date('2026-11-20T12:00:00Z');
 let content: SiteContent;
@@ -85,7 +86,7 @@ describe('matched words are marked', () => {
       expect(entry.titleTag).toBe('A');
       expect(entry.href).toBe(`/topics/${entry.slug}/`);
       expect(entry.title).toBe(topic.title);
-      expect(entry.excerpt).toBe(topic.excerpt);
+      expect(entry.excerpt).toBe(excerptOf(topic));
       expect(entry.markHtml).toBe(true);
       // Each mark is a typo or prefix match of the word typed: `workflow`, `workflows`, …
       for (const mark of entry.marks) expect(foldWord(mark)).toMatch(/^wor?k?f?l/);

@@ -86,7 +86,7 @@ describe('loadContentInParallel', () => {
       const second = await loadContentInParallel(options, memory);
       const bySlug = new Map(second.content.topics.map((topic) => [topic.slug, topic]));
       expect(bySlug.get(early.slug)!.html).toBe('<p>remembered</p>');
-      expect(bySlug.get(early.slug)!.excerpt).toBe('remembered');
+      expect(bySlug.get(early.slug)!.excerptText).toBe('remembered');
       expect(bySlug.get(late.slug)!.html).toContain('A new last paragraph.');
       expect(second.memory.get(late.file)!.html).toContain('A new last paragraph.');
     } finally {
@@ -135,7 +135,7 @@ describe('loadContentInParallel', () => {
       const longer = await loadContentInParallel({ ...options, excerptLength: 40 }, memory);
       const kept40 = longer.content.topics.find((topic) => topic.slug === kept.slug)!;
       expect(kept40.title).toBe(kept.title);
-      expect(kept40.excerpt.length).toBeLessThan(kept.excerpt.length);
+      expect(kept40.excerptText.length).toBeLessThan(kept.excerptText.length);
     } finally {
       writeFileSync(editedFile, editedText);
       writeFileSync(movedFile, movedText);

@@ -24,8 +24,8 @@ describe('the sample content in content/', () => {
     expect(new Set(content.topics.map((topic) => topic.slug)).size).toBe(46);
     for (const topic of content.topics) {
       expect(topic.file.startsWith('content/topics/')).toBe(true);
-      expect(topic.excerpt.length).toBeGreaterThan(0);
-      expect([...topic.excerpt.replace(/…$/, '')].length).toBeLessThanOrEqual(200);
+      expect(topic.excerptText.length).toBeGreaterThan(0);
+      expect([...topic.excerptText].length).toBeLessThanOrEqual(200);
       expect(content.contentTypes.byId.has(topic.contentType)).toBe(true);
     }
   });

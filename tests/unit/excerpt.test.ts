@@ -4,6 +4,7 @@ import { cutExcerpt, plainText, renderTopicHtml, topicExcerpt } from '../../src/
 import { parseJsonFile, type JsonFile } from '../../src/content/json-file.ts';
 import { readContentTypes } from '../../src/content/content-types.ts';
 import { readTopic } from '../../src/content/topics.ts';
+import { excerptOf } from '../../src/model/listing.ts';
 
 /** The plain text of a Markdown post, the way a topic's excerpt is made (rendered and sanitised first). */
 const textOf = (markdown: string) => plainText(renderTopicHtml(markdown));
@@ -144,13 +145,19 @@ describe('the excerptLength option', () => {
     for (const excerptLength of [20, 50, 200]) {
       const { topic, problems } = readTopic('content/topics/long.md', file, { contentTypes, excerptLength });
       expect(problems).toEqual([]);
-      expect(topic!.excerpt).toBe(cutExcerpt(body, excerptLength));
-      expect([...topic!.excerpt.slice(0, -1)].length).toBeLessThanOrEqual(excerptLength);
+      expect(excerptOf(topic!)).toBe(cutExcerpt(body, excerptLength));
+      // The record keeps the text without its `…` (a one-byte string for Latin-1 text), and that it was cut.
+      expect(topic!.excerptCut).toBe(true);
+      expect(topic!.excerptText).not.toContain('…');
+      expect(`${topic!.excerptText}…`).toBe(cutExcerpt(body, excerptLength));
+      expect([...topic!.excerptText].length).toBeLessThanOrEqual(excerptLength);
     }
   });
 
   it('keeps a post shorter than the length whole, without …', () => {
     const { topic } = readTopic('content/topics/short.md', file.replace(body, 'Just this.'), { contentTypes, excerptLength: 200 });
-    expect(topic!.excerpt).toBe('Just this.');
+    expect(topic!.excerptText).toBe('Just this.');
+    expect(topic!.excerptCut).toBe(false);
+    expect(excerptOf(topic!)).toBe('Just this.');
   });
 });

@@ -38,7 +38,8 @@ function feeds(topics: readonly Topic[]): Map<string, { text: string; key?: stri
 
 /** One change to one topic, as an edit of its file would make it. */
 const changes: Record<string, (topic: Topic, tag: string) => Topic> = {
-  excerpt: (topic) => ({ ...topic, excerpt: `${topic.excerpt} Edited.` }),
+  excerpt: (topic) => ({ ...topic, excerptText: `${topic.excerptText} Edited.` }),
+  cut: (topic) => ({ ...topic, excerptCut: !topic.excerptCut }),
   title: (topic) => ({ ...topic, title: `${topic.title} (solved)` }),
   views: (topic) => ({ ...topic, views: topic.views + 1 }),
   replies: (topic) => ({ ...topic, replies: topic.replies + 1 }),
@@ -214,7 +215,7 @@ describe("a rebuild's feeds", () => {
   });
 
   it('take the pairs of tags from the previous build when the topics carry the same tags, and plan them again when not', () => {
-    const topics = ['a', 'b', 'c'].map((slug, i) => ({ slug, title: `Knot ${slug}`, excerpt: '', author: 'ana', createdMs: i * 1000, updatedMs: i * 1000, replies: 0, views: 0, contentType: 'help', tags: ['bowline', 'loops'] }) as unknown as Topic);
+    const topics = ['a', 'b', 'c'].map((slug, i) => ({ slug, title: `Knot ${slug}`, excerptText: '', excerptCut: false, author: 'ana', createdMs: i * 1000, updatedMs: i * 1000, replies: 0, views: 0, contentType: 'help', tags: ['bowline', 'loops'] }) as unknown as Topic);
     const first = build(topics, 'listings-1');
     expect(first.written.has('tags/intersection/bowline/loops/rss.xml')).toBe(true);
     // A previous plan that built no pair: taken as it is while the tags are the same (a title edit, here).

@@ -12,7 +12,7 @@ import type { RenderedPost, Topic } from '../../src/content/topics.ts';
 const dir = mkdtempSync(join(tmpdir(), 'tagsite-index-thread-data-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const topic = (slug: string, post: RenderedPost): Topic => ({ slug, file: `topics/${slug}.md`, title: `Rope ${slug}`, excerpt: '', author: 'ines', createdMs: 1, updatedMs: 1, replies: 0, views: 0, contentType: 'help', tags: ['splices'], ...post }) as unknown as Topic;
+const topic = (slug: string, post: RenderedPost): Topic => ({ slug, file: `topics/${slug}.md`, title: `Rope ${slug}`, excerptText: '', excerptCut: false, author: 'ines', createdMs: 1, updatedMs: 1, replies: 0, views: 0, contentType: 'help', tags: ['splices'], ...post }) as unknown as Topic;
 
 it('sends the topics without their posts first, then only the texts the thread has no words of: by their place in a chunk file, or as text', () => {
   const post = (n: number): RenderedPost => ({ html: `<p>Eye splice, step ${n}</p>`, text: `Eye splice, step ${n}` });

@@ -20,7 +20,7 @@ function topic(slug: string, updated: string, created = updated, tags: string[] 
   return {
     slug, file: `content/topics/${slug}.md`, title: slug, author: 'ana',
     created: new Date(createdMs).toISOString(), updated: new Date(updatedMs).toISOString(), createdMs, updatedMs,
-    contentType: 'help', contentGroup: 'forum', tags, replies, views: 0, excerpt: '', html: '', text: '',
+    contentType: 'help', contentGroup: 'forum', tags, replies, views: 0, excerptText: '', excerptCut: false, html: '', text: '',
   };
 }
 

@@ -11,6 +11,7 @@ import { tagFeedFiles } from '../../src/build/tag-files.ts';
 import { absoluteUrl, feedPath, intersectionFeedPath, topicUrl } from '../../src/model/urls.ts';
 import { escapeXml, xmlText } from '../../src/outputs/xml.ts';
 import { normaliseTag } from '../../src/model/tags.ts';
+import { excerptOf } from '../../src/model/listing.ts';
 import type { Topic } from '../../src/content/topics.ts';
 
 /** Text as a hostile topic or site may hold it: markup, entities, quotes, XML-forbidden and astral characters, spaces at the ends. */
@@ -26,7 +27,8 @@ const topicArb = (author: fc.Arbitrary<string>) =>
   fc.record({
     slug: fc.stringMatching(/^[a-z0-9]+(-[a-z0-9]+){0,3}$/),
     title: textArb,
-    excerpt: textArb,
+    excerptText: textArb,
+    excerptCut: fc.boolean(),
     author,
     tags: fc.uniqueArray(tagArb, { minLength: 1, maxLength: 4 }),
     createdMs: fc.integer({ min: 0, max: 4_102_444_800 }).map((seconds) => seconds * 1000),
@@ -51,7 +53,7 @@ function astroRss(topics: readonly Topic[], options: FeedOptions): Promise<strin
       title: xmlText(topic.title),
       link: topicUrl(options.siteRoot, topic.slug),
       pubDate: new Date(topic.createdMs),
-      description: xmlText(topic.excerpt),
+      description: xmlText(excerptOf(topic)),
       categories: topic.tags.map(xmlText),
       customData: `<dc:creator>${escapeXml(topic.author)}</dc:creator>`,
     })),
@@ -83,7 +85,7 @@ describe('the feeds\u2019 XML', () => {
         expect(channel.title).toBe(xmlText(head.title));
         const newest = feedTopics(topics);
         expect(channel.item.map((item) => [item['dc:creator'], item.category, item.title ?? '', item.description ?? ''])).toEqual(
-          newest.map((topic) => [xmlText(topic.author), topic.tags.map(xmlText), xmlText(topic.title), xmlText(topic.excerpt)]),
+          newest.map((topic) => [xmlText(topic.author), topic.tags.map(xmlText), xmlText(topic.title), xmlText(excerptOf(topic))]),
         );
       }),
       { numRuns: 200 },
@@ -91,7 +93,7 @@ describe('the feeds\u2019 XML', () => {
   });
 
   it('keeps an author named like a number, or with spaces at the ends, as written', () => {
-    const topics = ['1e3', '007', '0x1F', ' Ana Lind ', 'Infinity'].map((author, i) => ({ slug: `t${i}`, title: `Topic ${i}`, excerpt: '', author, tags: ['knots'], createdMs: i * 1000 }) as unknown as Topic);
+    const topics = ['1e3', '007', '0x1F', ' Ana Lind ', 'Infinity'].map((author, i) => ({ slug: `t${i}`, title: `Topic ${i}`, excerptText: '', excerptCut: false, author, tags: ['knots'], createdMs: i * 1000 }) as unknown as Topic);
     const xml = feedXml(topics, { siteTitle: 'Knot Garden', siteRoot: 'https://knot-garden.example/', tag: 'knots' });
     const items = (parser.parse(xml) as { rss: { channel: { item: Record<string, string>[] } } }).rss.channel.item;
     expect(items.map((item) => item['dc:creator'])).toEqual(['Infinity', ' Ana Lind ', '0x1F', '007', '1e3']);
@@ -107,7 +109,7 @@ describe("the tags' and intersections' feeds (tagFeedFiles)", () => {
   it('each carries its newest topics by `created` (ties by slug A→Z), at most FEED_ITEMS, whatever order the topics come in', () => {
     const topicsArb = fc
       .array(fc.record({ tags: fc.uniqueArray(fc.constantFrom('api', 'shell', 'cli', 'rare'), { minLength: 1, maxLength: 3 }), day: fc.integer({ min: 0, max: 40 }), updated: fc.integer({ min: 0, max: 40 }) }), { minLength: 1, maxLength: 140 })
-      .map((rows) => rows.map(({ tags, day, updated }, i) => ({ slug: `t-${(i * 7919) % 1000}-${i}`, title: `Topic ${i}`, excerpt: '', author: 'wren', tags, createdMs: day * 86_400_000, updatedMs: (day + updated) * 86_400_000 }) as unknown as Topic));
+      .map((rows) => rows.map(({ tags, day, updated }, i) => ({ slug: `t-${(i * 7919) % 1000}-${i}`, title: `Topic ${i}`, excerptText: '', excerptCut: false, author: 'wren', tags, createdMs: day * 86_400_000, updatedMs: (day + updated) * 86_400_000 }) as unknown as Topic));
     fc.assert(
       fc.property(topicsArb, (topics) => {
         const { feeds } = tagFeedFiles([...topics].reverse(), { siteTitle: 'Knots', siteRoot: 'https://knot-garden.example/', intersections: { minTopics: 2, maxPages: 6 } });

@@ -8,7 +8,7 @@ import type { Topic } from '../../src/content/topics.ts';
 import type { ContentType } from '../../src/content/content-types.ts';
 import { EMPTY_QUERY, SORTS, DATE_PRESETS, type DateFilter, type SearchQuery } from '../../src/search/query.ts';
 import { normaliseTag } from '../../src/model/tags.ts';
-import { plainText, topicExcerpt } from '../../src/content/markdown.ts';
+import { excerptParts, plainText } from '../../src/content/markdown.ts';
 import { presetStart } from '../oracles/search.ts';
 
 const DAY_MS = 86_400_000;
@@ -105,7 +105,7 @@ function topicArb(now: Date, pool: number[]): fc.Arbitrary<Topic> {
         tags: r.tags,
         replies: r.replies,
         views: r.views,
-        excerpt: topicExcerpt(r.html, 40),
+        ...excerptParts(plainText(r.html), 40),
         html: r.html,
         text: plainText(r.html),
       } satisfies Topic;

@@ -26,7 +26,8 @@ const topic = (i: number, tags: string[], author: string): Topic => ({
   tags,
   replies: i % 7,
   views: i * 3,
-  excerpt: `What the herons did on day ${i}.`,
+  excerptText: `What the herons did on day ${i}.`,
+  excerptCut: false,
   html: '',
   text: '',
 });

@@ -67,7 +67,8 @@ describe('a valid topic', () => {
       tags: [],
       replies: 0,
       views: 0,
-      excerpt: 'Hello world.',
+      excerptText: 'Hello world.',
+      excerptCut: false,
     });
     expect(topic!.html).toContain('<strong>world</strong>');
     expect(topic!.workflow).toBeUndefined();
