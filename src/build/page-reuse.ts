@@ -21,11 +21,9 @@ import type { Topic } from '../content/topics.ts';
 function pageFiles(pattern: string): (params: Record<string, string>) => string {
   // Text and parameter names, taking turns: ['topics/', 'slug', '/'].
   const parts = pattern.replace(/^\/+/, '').split(/\[(\w+)\]/);
-  return (params) => {
-    let file = '';
-    for (let i = 0; i < parts.length; i++) file += i % 2 === 1 ? params[parts[i]!]! : parts[i]!;
-    return `${file}index.html`;
-  };
+  // Joined, not added up: a string made by `+` is a chain of pieces in V8's heap, larger than the
+  // joined one (a 100,000-topic build keeps 137,000 page files to the end).
+  return (params) => [...parts.map((part, i) => (i % 2 === 1 ? params[part]! : part)), 'index.html'].join('');
 }
 
 const digests = fromSiteRecords((data: SiteData) => {
@@ -141,7 +139,9 @@ export async function pagesToRender<P extends StaticPath>(pattern: string, paths
     const file = fileOf(path.params);
     const given = givenKeys.get(path.props);
     // A page kept as before that the previous output does not have (edited there by hand) is keyed by its props.
-    const key = (given === AS_BEFORE && reuse.previous.get(file)) || `${site}.${typeof given === 'string' ? given : propsKey(path.props)}`;
+    // One digest of the site's and the page's: a short flat string, where the two joined took a
+    // chain of pieces (a 100,000-topic build keeps 137,000 page keys to the end).
+    const key = (given === AS_BEFORE && reuse.previous.get(file)) || sha1(`${site}.${typeof given === 'string' ? given : propsKey(path.props)}`);
     files.push(file);
     reuse.next.set(file, key);
     if (reuse.previous.get(file) === key) reuse.reused.add(file);
