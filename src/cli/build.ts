@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { buildStore, type BuildOutcome } from '../build/store.ts';
 import { workFolder } from '../build/swap.ts';
 import { PartlyUpdatedError } from '../build/in-place.ts';
-import { buildInputs, contentListingInThread, rendererFolder, stampBuild, stampedOutput, unchangedOutput, withoutStamps } from '../build/unchanged.ts';
+import { buildInputs, contentListingInThread, rendererFolder, stampBuild, stampedOutput, unchangedOutput, contentStamp, type ContentListing, type ContentStamp } from '../build/unchanged.ts';
 import { configProblem, contentDir, parseArgs, printProblems, projectRoot, stopOnProblems } from './project.ts';
 import { exitWithUsageOnHelp } from './usage.ts';
 import { againWithDefaultPool } from './v8-pool.ts';
@@ -47,7 +47,7 @@ if (!keptCode) fullBuildWithDefaultPool();
 // The content as it is before the build reads it: a file changed meanwhile makes the next build run.
 // Listed by a thread while this one loads the build's code (and the kept page code), and waited for
 // before the content is read.
-let listing = contentListingInThread(content);
+let listing: Promise<ContentListing> | undefined = contentListingInThread(content);
 // (Loaded only now: the check above ends a build with nothing changed without loading the build's code.)
 const { rebuildContent } = await import('../build/kept-renderer.ts');
 
@@ -77,11 +77,13 @@ async function astroBuild(): Promise<BuildOutcome> {
 
 let outcome: BuildOutcome;
 let rebuilt: BuildOutcome | undefined;
+let stamped: ContentStamp | undefined;
 try {
   rebuilt = keptCode ? await stopOnProblems(rebuildContent(renderer, keptCode, content, listing, () => stampedOutput(root, content, out, inputs))) : undefined;
-  // The stamp keeps the listing's files and folders; the files' stamps (by path, a Map as big as the content) were for the reading only.
-  listing = listing.then(withoutStamps);
-  await listing;
+  // The stamp keeps the listing's files (as text) and folders; the files' stamps (by path, a Map as
+  // big as the content) were for the reading only.
+  stamped = contentStamp(await listing);
+  listing = undefined;
   // Listed, and a rebuild's output checked: the thread that did both is done.
   void endOutputChecks();
   if (!rebuilt) fullBuildWithDefaultPool();
@@ -94,7 +96,7 @@ try {
   process.exit(1);
 }
 
-stampBuild(root, content, out, inputs, await listing, outcome.outDir, outcome.output);
+stampBuild(root, content, out, inputs, stamped!, outcome.outDir, outcome.output);
 const reused = outcome.reused > 0 ? ` (${outcome.reused} of ${outcome.pages} pages, feeds and index files unchanged, reused)` : '';
 const code = rebuilt ? "; rendered by the last build's page code, no bundling" : '';
 const inPlace = outcome.inPlace ? '; only the files that changed written into the output' : '';

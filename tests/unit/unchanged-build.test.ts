@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { folderFiles, folderListing } from '../../src/build/folder-files.ts';
 import { endOutputChecks } from '../../src/build/output-check.ts';
-import { buildInputs, contentListing, contentListingInThread, stampBuild, stampedOutput, unchangedOutput } from '../../src/build/unchanged.ts';
+import { buildInputs, contentListing, contentListingInThread, contentStamp, stampBuild, stampedOutput, unchangedOutput } from '../../src/build/unchanged.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'tagsite-unchanged-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -33,7 +33,7 @@ function project(): { content: string; out: string } {
 describe('a build with nothing changed', () => {
   const { content, out } = project();
   const env = { TAGSITE_SITE: 'https://example.test', HOME: '/home/a' };
-  const stamp = () => stampBuild(root, content, out, buildInputs(root, undefined, env), contentListing(content), out, folderListing(out));
+  const stamp = () => stampBuild(root, content, out, buildInputs(root, undefined, env), contentStamp(contentListing(content)), out, folderListing(out));
   const kept = (environment: NodeJS.ProcessEnv = env) => unchangedOutput(root, content, out, buildInputs(root, undefined, environment));
 
   it('keeps the output when code, settings, content and output are as the last build left them', () => {
@@ -120,7 +120,7 @@ describe('the output a content rebuild may update in place', () => {
       writeFileSync(join(dir, file), text);
     }
     const inputs = buildInputs(root, undefined, {});
-    const stamp = () => stampBuild(root, content, out, inputs, contentListing(content), out, folderListing(out));
+    const stamp = () => stampBuild(root, content, out, inputs, contentStamp(contentListing(content)), out, folderListing(out));
     expect(await contentListingInThread(content), 'the listing a thread takes').toEqual(contentListing(content));
     expect(await stampedOutput(root, content, out, inputs), 'no build stamped yet').toBeUndefined();
     stamp();
