@@ -190,16 +190,21 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
     thread.stop();
     throw error;
   }
-  store.indexAndFeeds = thread.done;
-  store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
   store.indexFinished = indexThread.finished;
   const { content, keys } = withoutPosts(loaded.content, loaded.keys, posts);
   const marks: BuildMarks = { prepared: 0, threadStarted };
-  void store.indexAndFeeds.then((made) => (marks.threadSeconds = made.seconds), () => undefined);
 
   // 4. The records, for the pages Astro renders, and the previous output's pages that may be reused.
   const pages = remembered.filter((file) => !madeByThread(file));
   const reuse: PageReuse = { previous: previous ? keysOf(pages) : unchangedFiles(outDir, pages), next: new Map(), reused: new Set(), carried: new Set(), inPlace, topicKeys: keys, listings: loaded.listings, routes: { previous: last.routes, next: new Map() }, fromShape: shapeKey(content), fromTags, postsShown: 0 };
+  // The thread's files are noted with the pages' as soon as it answers, and its list of them let go:
+  // it ends while the pages render, and its 53,000 records were held to the end (100,000 topics).
+  store.indexAndFeeds = thread.done.then((made) => {
+    marks.threadSeconds = made.seconds;
+    noteThreadFiles(made, reuse);
+    return { ...made, files: [] };
+  });
+  store.indexAndFeeds.catch(() => undefined); // a failure is reported when the build waits for it
   Object.assign(store, { source, content: { ...content, from: source }, reuse, outcome: undefined });
   progress.phase('rendering pages; the search index and feeds in a second thread');
   progress.countPages();
@@ -244,7 +249,6 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   await waitFor(build.feedsWritten);
   let listed = build.previous ? undefined : folderListing(fresh, INDEX_FOLDER);
   const indexAndFeeds = await waitFor(store.indexAndFeeds!);
-  noteThreadFiles(indexAndFeeds, reuse);
   if (indexAndFeeds.feeds) reuse.routes.next.set(FEED_FILES, indexAndFeeds.feeds);
   if (indexAndFeeds.listingFiles) reuse.routes.next.set(LISTING_FILES, indexAndFeeds.listingFiles);
   // The search page gets the index's words.json, now that it is made, and the site's stylesheet (./search-page.ts).
