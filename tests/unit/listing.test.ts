@@ -19,7 +19,7 @@ function topic(slug: string, updated: string, created = updated, tags: string[] 
   const updatedMs = Date.parse(`${updated}T00:00:00Z`);
   return {
     slug, file: `content/topics/${slug}.md`, title: slug, author: 'ana',
-    created: new Date(createdMs).toISOString(), updated: new Date(updatedMs).toISOString(), createdMs, updatedMs,
+    createdMs, updatedMs,
     contentType: 'help', contentGroup: 'forum', tags, replies, views: 0, excerptText: '', excerptCut: false, html: '', text: '',
   };
 }

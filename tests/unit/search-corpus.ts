@@ -96,8 +96,6 @@ function topicArb(now: Date, pool: number[]): fc.Arbitrary<Topic> {
         file: `content/topics/${r.slug}.md`,
         title: r.title,
         author: r.author,
-        created: new Date(r.created).toISOString(),
-        updated: new Date(updatedMs).toISOString(),
         createdMs: r.created,
         updatedMs,
         contentType: r.type.id,

@@ -160,8 +160,7 @@ describe('words over /search/ (core.json, vocabulary and postings shards)', () =
 
   it("finds 'workflow' for 'workflw' and ranks a title hit above a post hit", async () => {
     const topic = (slug: string, title: string, html: string, createdMs: number): Topic => ({
-      slug, file: `${slug}.md`, title, author: 'mira', created: new Date(createdMs).toISOString(), updated: new Date(createdMs).toISOString(),
-      createdMs, updatedMs: createdMs, contentType: 'guides', contentGroup: 'category', tags: [], replies: 0, views: 0, excerptText: '', excerptCut: false, html, text: plainText(html),
+      slug, file: `${slug}.md`, title, author: 'mira',       createdMs, updatedMs: createdMs, contentType: 'guides', contentGroup: 'category', tags: [], replies: 0, views: 0, excerptText: '', excerptCut: false, html, text: plainText(html),
     });
     const topics = [
       topic('in-post', 'Clipboard tricks', '<p>My workflow for the clipboard.</p>', 2_000_000_000_000),
@@ -175,8 +174,7 @@ describe('words over /search/ (core.json, vocabulary and postings shards)', () =
 
   it(`matches a word ${TYPOS_BELOW} topics hold as typed without typos, a rarer one with them`, async () => {
     const topic = (slug: string, title: string, createdMs: number): Topic => ({
-      slug, file: `${slug}.md`, title, author: 'mira', created: new Date(createdMs).toISOString(), updated: new Date(createdMs).toISOString(),
-      createdMs, updatedMs: createdMs, contentType: 'guides', contentGroup: 'category', tags: [], replies: 0, views: 0, excerptText: '', excerptCut: false, html: '<p>Notes.</p>', text: 'Notes.',
+      slug, file: `${slug}.md`, title, author: 'mira',       createdMs, updatedMs: createdMs, contentType: 'guides', contentGroup: 'category', tags: [], replies: 0, views: 0, excerptText: '', excerptCut: false, html: '<p>Notes.</p>', text: 'Notes.',
     });
     const holding = (count: number) => Array.from({ length: count }, (_, i) => topic(`form-${i}`, `A form for the clipboard ${i}`, 1_000_000_000_000 + i));
     const others = [topic('fork', 'Fork the clipboard tricks', 2_000_000_000_000), topic('forms', 'Forms of the menu bar', 2_000_000_000_001)];
@@ -191,8 +189,7 @@ describe('words over /search/ (core.json, vocabulary and postings shards)', () =
 
   it('finds a quoted phrase only where its words stand together, in order, within the title or within the post', async () => {
     const topic = (slug: string, title: string, html: string): Topic => ({
-      slug, file: `${slug}.md`, title, author: 'mira', created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z',
-      createdMs: Date.UTC(2026, 0, 1), updatedMs: Date.UTC(2026, 0, 1), contentType: 'guides', contentGroup: 'category', tags: [], replies: 0, views: 0, excerptText: '', excerptCut: false, html, text: plainText(html),
+      slug, file: `${slug}.md`, title, author: 'mira',       createdMs: Date.UTC(2026, 0, 1), updatedMs: Date.UTC(2026, 0, 1), contentType: 'guides', contentGroup: 'category', tags: [], replies: 0, views: 0, excerptText: '', excerptCut: false, html, text: plainText(html),
     });
     const topics = [
       // Every pair of 'shell script runner' stands together here, the three words never do.

@@ -17,8 +17,6 @@ const topic = (i: number, tags: string[], author: string): Topic => ({
   file: `content/topics/heron-notes-${i}.md`,
   title: `Heron notes, part ${i}`,
   author,
-  created: '2025-03-01T08:00:00.000Z',
-  updated: '2025-03-02T08:00:00.000Z',
   createdMs: Date.UTC(2025, 2, 1, 8),
   updatedMs: Date.UTC(2025, 2, 2, 8),
   contentType: 'field-reports',

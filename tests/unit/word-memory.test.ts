@@ -85,8 +85,7 @@ describe('word memory', () => {
 
   it('gives each posting the ordinal of its topic, past topics without a word, first or in between', () => {
     const topic = (slug: string, title: string, text: string): Topic => ({
-      slug, file: `content/topics/${slug}.md`, title, author: 'wren', created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z',
-      createdMs: 1, updatedMs: 1, contentType: 'help', contentGroup: 'forum', tags: [], replies: 0, views: 0, excerptText: text, excerptCut: false, html: `<p>${text}</p>`, text,
+      slug, file: `content/topics/${slug}.md`, title, author: 'wren',       createdMs: 1, updatedMs: 1, contentType: 'help', contentGroup: 'forum', tags: [], replies: 0, views: 0, excerptText: text, excerptCut: false, html: `<p>${text}</p>`, text,
     });
     const read = readPostings([topic('a', '', ''), topic('b', 'Lantern', 'moss'), topic('c', '', ''), topic('d', '', ''), topic('e', 'Moss', 'lantern quartz')]);
     expect([...termPostings(read, { postings: 2, places: 3 })].map(({ term, all, title }) => [term, all, title])).toEqual([
@@ -129,8 +128,7 @@ describe('word memory', () => {
   it('copies the topics it remembers: a remembered topic is not read again', () => {
     const memory = { file: join(folder, 'copies.bin'), code: 'code-1' };
     const topic = (slug: string, text: string, day: number): Topic => ({
-      slug, file: `content/topics/${slug}.md`, title: 'Clipboard history', author: 'wren', created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z',
-      createdMs: Date.UTC(2026, 0, day), updatedMs: Date.UTC(2026, 0, day), contentType: 'help', contentGroup: 'forum', tags: ['api'], replies: 0, views: 0, excerptText: text, excerptCut: false, html: `<p>${text}</p>`, text,
+      slug, file: `content/topics/${slug}.md`, title: 'Clipboard history', author: 'wren',       createdMs: Date.UTC(2026, 0, day), updatedMs: Date.UTC(2026, 0, day), contentType: 'help', contentGroup: 'forum', tags: ['api'], replies: 0, views: 0, excerptText: text, excerptCut: false, html: `<p>${text}</p>`, text,
     });
     const first = [topic('a', 'lantern moss lantern', 2), topic('b', 'quartz fennel', 1)];
     rebuildRead(first, memory);
@@ -149,7 +147,7 @@ describe('word memory', () => {
   it('is not used when it is of other code, cut short, or its numbers do not fit together', () => {
     const file = join(folder, 'checked.bin');
     const topics = sortForListing([
-      { slug: 'c', file: 'content/topics/c.md', title: 'Shell alias', author: 'wren', created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z', createdMs: 1, updatedMs: 1, contentType: 'help', contentGroup: 'forum', tags: [], replies: 0, views: 0, excerptText: '', excerptCut: false, html: '<p>juniper alias</p>', text: 'juniper alias' },
+      { slug: 'c', file: 'content/topics/c.md', title: 'Shell alias', author: 'wren', createdMs: 1, updatedMs: 1, contentType: 'help', contentGroup: 'forum', tags: [], replies: 0, views: 0, excerptText: '', excerptCut: false, html: '<p>juniper alias</p>', text: 'juniper alias' },
     ] satisfies Topic[]);
     rememberWords({ file, code: 'code-1' }, readPostings(topics), topics.map(keyOf));
     expect(rememberedWords({ file, code: 'code-1' }, keyOf)?.at(topics[0]!)).toBe(0);
