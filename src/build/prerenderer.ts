@@ -98,8 +98,9 @@ export function writingPrerenderer(defaults: AstroPrerenderer, { outDir, base, f
     async getStaticPaths() {
       const paths = await defaults.getStaticPaths();
       // Every route has now said which of its pages are reused (./page-reuse.ts): they are linked while the others render.
+      // (Not the index thread's files, when it has answered already: it links those it reuses itself.)
       if (files && reuse) {
-        const reused = [...reuse.pages.reused];
+        const reused = [...reuse.pages.reused].filter((file) => !reuse.pages.carried.has(file));
         if (!reuse.pages.inPlace) files.carry(reused, reuse.from);
         for (const file of reused) reuse.pages.carried.add(file);
       }
