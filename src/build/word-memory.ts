@@ -6,9 +6,9 @@
  *
  * The file: its header's length in bytes (32 bits, little-endian), the header (JSON: the code
  * digest, the topics' record keys, the terms, the arrays' lengths, and the postings shards the
- * build made of the table: ./shard-reuse.ts), padding to 4 bytes, then
- * the table's arrays as 32-bit integers of this machine. It is replaced whole: a killed build
- * leaves the last one. A file that is unreadable, of other code, or whose numbers do not fit
+ * build made of the table: ./shard-reuse.ts), padding to 4 bytes, then the table's arrays as
+ * 32-bit integers of this machine, and its places in their bytes. It is replaced whole: a killed
+ * build leaves the last one. A file that is unreadable, of other code, or whose numbers do not fit
  * together is not used: every topic is read.
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
@@ -32,7 +32,7 @@ interface Header {
   /** Per topic of the table: its record key ('' for a topic read without one: never copied). */
   keys: readonly string[];
   names: readonly string[];
-  /** The lengths of topicPostings, postingTerm (= postingStart) and positions. */
+  /** The lengths of topicPostings, postingTerm (= postingStart) and positions (its bytes). */
   lengths: [topics: number, postings: number, positions: number];
   /** The postings shards the build made of the table (./shard-reuse.ts). */
   shards?: ShardMemory;
@@ -91,16 +91,17 @@ function tableOf(bytes: Buffer, code: string): RememberedTable | undefined {
     if (header.code !== code) return undefined;
     const [topics, postings, positions] = header.lengths;
     if (header.keys.length !== topics) return undefined;
-    const counts = [topics, postings, postings, positions];
+    const counts = [topics, postings, postings];
     let offset = align(4 + headerLength);
-    if (bytes.length !== offset + 4 * counts.reduce((sum, n) => sum + n, 0)) return undefined;
+    if (bytes.length !== offset + 4 * counts.reduce((sum, n) => sum + n, 0) + positions) return undefined;
     // The arrays are views of the file's bytes, or a copy where those do not start at a multiple of 4.
     const arrays = counts.map((count) => {
       const start = bytes.byteOffset + offset;
       offset += 4 * count;
       return start % 4 === 0 ? new Int32Array(bytes.buffer, start, count) : new Int32Array(bytes.buffer.slice(start, start + 4 * count));
     });
-    const [topicPostings, postingTerm, postingStart, positionList] = arrays as [Int32Array, Int32Array, Int32Array, Int32Array];
+    const [topicPostings, postingTerm, postingStart] = arrays as [Int32Array, Int32Array, Int32Array];
+    const positionList = new Uint8Array(bytes.buffer, bytes.byteOffset + offset, positions);
     const table = { names: header.names, keys: header.keys, topicPostings, postingTerm, postingStart, positions: positionList, ...(isShardMemory(header.shards) ? { shards: header.shards } : {}) };
     return fitsTogether(table) ? table : undefined;
   } catch {
@@ -123,7 +124,8 @@ function fitsTogether({ names, topicPostings, postingTerm, postingStart, positio
     if (term < 0 || term >= names.length || start < last || (p === 0 && start !== 0)) return false;
     last = start;
   }
-  return last <= positions.length;
+  // The places' last byte ends a number (PlaceBytes).
+  return last <= positions.length && (positions.length === 0 || positions[positions.length - 1]! < 0x80);
 }
 
 const align = (offset: number) => Math.ceil(offset / 4) * 4;

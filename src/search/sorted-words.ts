@@ -1,7 +1,7 @@
 // The terms of the search index in code-point order, with their postings handed out a run of terms
 // at a time (./index-build.ts writes them), from the topics' postings as read (./word-postings.ts).
 import type { Topic } from '../content/topics.ts';
-import { letGo, readPostings, type ReadPostings, type TermPostings, type TextOf } from './word-postings.ts';
+import { letGo, readPlaces, readPostings, type ReadPostings, type TermPostings, type TextOf } from './word-postings.ts';
 
 /** At most this many postings, and this many places, are laid out by term at a time (16 and 32 MB). */
 const LAID_OUT_POSTINGS = 1 << 22;
@@ -76,9 +76,7 @@ export function sortedWords(read: ReadPostings, run = { postings: LAID_OUT_POSTI
           const begin = postingStart[p]!;
           ordinals[nextPosting[r]!++] = begin & 1 ? -1 - ordinal : ordinal;
           const stop = p + 1 < postingStart.length ? postingStart[p + 1]! >> 1 : positions.length;
-          let at = nextPlace[r]!;
-          for (let i = begin >> 1; i < stop; i++) places[at++] = positions[i]!;
-          nextPlace[r] = at;
+          nextPlace[r] = readPlaces(positions, begin >> 1, stop, places, nextPlace[r]!);
         }
         // Each list is made at its final length (its counts are known), not grown as it is filled.
         for (let r = from; r < to; r++) {

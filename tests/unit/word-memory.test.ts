@@ -93,6 +93,28 @@ describe('word memory', () => {
     ]);
   });
 
+  it("hands out each term's places as they stand, however far into a long post, read or copied from the memory", () => {
+    // Places of 128 and more take two bytes, of 16,384 and more three (each number in its bytes).
+    const far = [0, 127, 128, 300, 16_383, 16_384, 16_385, 70_000];
+    const words = Array.from({ length: 70_001 }, (_, i) => (far.includes(i) ? 'kestrel' : i % 2 ? 'fern' : 'moss'));
+    const long: Topic = {
+      slug: 'long', file: 'content/topics/long.md', title: 'Moss and kestrel kestrel', author: 'wren', createdMs: 2, updatedMs: 2, contentType: 'help', contentGroup: 'forum', tags: [], replies: 0, views: 0, excerptText: '', excerptCut: false, html: '', text: words.join(' '),
+    };
+    const short: Topic = { ...long, slug: 'short', file: 'content/topics/short.md', title: 'Fern', createdMs: 1, updatedMs: 1, text: 'kestrel' };
+    // The post's occurrences × 2 + in the title, the title's count, the title's places as deltas, then the post's.
+    const deltas = (places: number[]) => places.map((place, i) => place - (i > 0 ? places[i - 1]! : 0));
+    const want = [far.length * 2 + 1, 2, ...deltas([2, 3]), ...deltas(far)];
+    const kestrel = (postings: ReturnType<typeof rebuildRead>) => postings.find(({ term }) => term === 'kestrel');
+    const memory = { file: join(folder, 'long.bin'), code: 'code-1' };
+    const read = rebuildRead([long, short], memory);
+    expect(kestrel(read)).toEqual({ term: 'kestrel', all: [0, 1], title: [0], positions: [...want, 2, 0] });
+    expect(kestrel([...termPostings(readPostings(sortForListing([long, short])), { postings: 1, places: 3 })]), 'laid out a term at a time').toEqual(kestrel(read));
+    // The next build copies the long topic from the memory and reads the changed short one.
+    const copied = rebuildRead([long, { ...short, text: 'moss kestrel' }], memory);
+    expect(kestrel(copied)?.positions).toEqual([...want, 2, 1]);
+    expect(copied.find(({ term }) => term === 'moss')?.positions.slice(0, 4)).toEqual([words.filter((word) => word === 'moss').length * 2 + 1, 1, 0, 2]);
+  });
+
   it('at work in a build, remembers the words once, then holds neither them nor the shards they leave as they were', () => {
     const file = { file: join(folder, 'at-work.bin'), code: 'code-1' };
     const topics = sortForListing(fc.sample(corpusArb, { numRuns: 1, seed: 7 })[0]!.topics);
@@ -160,10 +182,17 @@ describe('word memory', () => {
     // A term id past the terms: the last posting's term (the file ends with the positions, before them the starts and terms).
     const broken = Buffer.from(whole);
     const read = readPostings(topics);
-    const termAt = whole.length - 4 * (read.positions.length + read.postingStart.length + 1);
+    const termAt = whole.length - read.positions.length - 4 * (read.postingStart.length + 1);
     broken.writeInt32LE(99, termAt);
     writeFileSync(file, broken);
     expect(rememberedWords({ file, code: 'code-1' }, keyOf)).toBeUndefined();
+    // Places whose last byte does not end a number (its high bit set).
+    const unended = Buffer.from(whole);
+    unended[unended.length - 1] = 0x81;
+    writeFileSync(file, unended);
+    expect(rememberedWords({ file, code: 'code-1' }, keyOf)).toBeUndefined();
+    writeFileSync(file, whole);
+    expect(rememberedWords({ file, code: 'code-1' }, keyOf)?.at(topics[0]!), 'the file as written').toBe(0);
     writeFileSync(file, 'not a memory');
     expect(rememberedWords({ file, code: 'code-1' }, keyOf)).toBeUndefined();
     expect(rememberedWords({ file: join(folder, 'none.bin'), code: 'code-1' }, keyOf)).toBeUndefined();
