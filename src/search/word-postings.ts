@@ -2,111 +2,12 @@
 // topics that hold it and where it stands in each, read in one pass (./index-build.ts writes them).
 import type { Topic } from '../content/topics.ts';
 import { terms } from './words.ts';
+import { IntList, PlaceBytes, placesIn } from './number-lists.ts';
+
+export { letGo, readPlaces } from './number-lists.ts';
 
 /** A topic's post's text: its record's, or read from where the build keeps it (../build/chunk-posts.ts). */
 export type TextOf = (topic: Topic) => string;
-
-/** The typed arrays the postings are kept in. */
-type Numbers = Int32Array | Uint8Array;
-
-/** A typed array that grows as it is pushed to: a big site's postings without a JS number per element. */
-class GrowingList<T extends Numbers> {
-  items: T;
-  length = 0;
-  private readonly make: (length: number) => T;
-
-  /** Room for `capacity` values before it grows: each growth copies the list, and a big site's lists are hundreds of megabytes. */
-  constructor(make: (length: number) => T, capacity = 1024) {
-    this.make = make;
-    this.items = make(Math.max(capacity, 16));
-  }
-
-  push(value: number): void {
-    if (this.length === this.items.length) this.grow(this.length + 1);
-    this.items[this.length++] = value;
-  }
-
-  /** Pushes `values` whole. */
-  append(values: T): void {
-    if (this.length + values.length > this.items.length) this.grow(this.length + values.length);
-    this.items.set(values, this.length);
-    this.length += values.length;
-  }
-
-  /** The pushed values, without a copy. */
-  get values(): T {
-    return this.items.subarray(0, this.length) as T;
-  }
-
-  protected grow(needed: number): void {
-    let size = this.items.length * 2;
-    while (size < needed) size *= 2;
-    const grown = this.make(size);
-    grown.set(this.values);
-    letGo(this.items);
-    this.items = grown;
-  }
-}
-
-class IntList extends GrowingList<Int32Array> {
-  constructor(capacity?: number) {
-    super((length) => new Int32Array(length), capacity);
-  }
-}
-
-/**
- * The places' numbers, each in as few bytes as it needs (LEB128: seven bits a byte, the lowest
- * first, the high bit set on every byte of a number but its last): almost all are below 128, and a
- * byte each instead of four is some 0.9 GB less at 1,000,000 topics (330 million numbers).
- */
-class PlaceBytes extends GrowingList<Uint8Array> {
-  constructor(capacity?: number) {
-    super((length) => new Uint8Array(length), capacity);
-  }
-
-  /** Pushes `value` (a whole number below 2³¹) in its bytes. */
-  pushNumber(value: number): void {
-    if (this.length + 5 > this.items.length) this.grow(this.length + 5);
-    const { items } = this;
-    while (value >= 0x80) {
-      items[this.length++] = (value & 0x7f) | 0x80;
-      value >>>= 7;
-    }
-    items[this.length++] = value;
-  }
-}
-
-/** How many numbers the places' bytes from `from` up to `to` hold: each ends in a byte below 128. */
-export function placesIn(bytes: Uint8Array, from: number, to: number): number {
-  let count = 0;
-  for (let i = from; i < to; i++) if (bytes[i]! < 0x80) count++;
-  return count;
-}
-
-/** Reads the places' numbers from `from` up to `to` into `into` from `at`; returns where they end there. */
-export function readPlaces(bytes: Uint8Array, from: number, to: number, into: Int32Array, at: number): number {
-  for (let i = from; i < to; ) {
-    let byte = bytes[i++]!;
-    let value = byte & 0x7f;
-    for (let shift = 7; byte >= 0x80; shift += 7) {
-      byte = bytes[i++]!;
-      value |= (byte & 0x7f) << shift;
-    }
-    into[at++] = value;
-  }
-  return at;
-}
-
-/**
- * Gives an array's memory back now, not when a full collection finds it unused: big lists are
- * memory outside V8's heap, which a thread that allocates little in it keeps for minutes (the
- * index thread kept the postings of 100,000 topics, 0.3 GB, to its end). The array, and every
- * other view of its memory, is empty from then on.
- */
-export function letGo(array: Numbers): void {
-  const { buffer } = array;
-  if (buffer instanceof ArrayBuffer && !buffer.detached) buffer.transfer(0);
-}
 
 /** One term's postings: the ordinals holding it, those holding it in the title, and where it stands (see PositionsFile). */
 export interface TermPostings {
