@@ -12,7 +12,8 @@
  * the words it gained or lost and of those it holds at other places; a new topic, or one deleted,
  * those of all its words.
  */
-import type { PostingsTable, ReadPostings } from '../search/word-postings.ts';
+import { topicPlaces, type PostingsTable, type ReadPostings } from '../search/word-postings.ts';
+import { postingEnd } from '../search/number-lists.ts';
 
 /** Where each topic's postings begin in a table, and (last) where the last ends. */
 function firstPostings({ topicPostings }: PostingsTable): Float64Array {
@@ -21,15 +22,21 @@ function firstPostings({ topicPostings }: PostingsTable): Float64Array {
   return first;
 }
 
-/** Whether posting `p` of table `a` and posting `q` of table `b` are the same: in the title or not alike, and the same numbers for the places. */
-function samePosting(a: PostingsTable, p: number, b: PostingsTable, q: number): boolean {
-  if ((a.postingStart[p]! & 1) !== (b.postingStart[q]! & 1)) return false;
-  const end = (t: PostingsTable, i: number) => (i + 1 < t.postingStart.length ? t.postingStart[i + 1]! >> 1 : t.positions.length);
-  const from = a.postingStart[p]! >> 1;
-  const to = b.postingStart[q]! >> 1;
-  const length = end(a, p) - from;
-  if (end(b, q) - to !== length) return false;
-  for (let i = 0; i < length; i++) if (a.positions[from + i] !== b.positions[to + i]) return false;
+/** A topic's postings in a table, each its term's name and its bytes in `positions` (from, to). */
+function postingsOf(table: PostingsTable, firstPosting: Float64Array, firstPlace: Float64Array, topic: number): Array<[name: string, from: number, to: number]> {
+  const postings: Array<[string, number, number]> = [];
+  for (let p = firstPosting[topic]!, at = firstPlace[topic]!; p < firstPosting[topic + 1]!; p++) {
+    const end = postingEnd(table.positions, at);
+    postings.push([table.names[table.postingTerm[p]!]!, at, end]);
+    at = end;
+  }
+  return postings;
+}
+
+/** Whether two postings' bytes are the same: in the title or not alike (the first number's lowest bit), and the same numbers for the places. */
+function sameBytes(a: Uint8Array, [aFrom, aTo]: readonly [number, number], b: Uint8Array, [bFrom, bTo]: readonly [number, number]): boolean {
+  if (aTo - aFrom !== bTo - bFrom) return false;
+  for (let i = 0; i < aTo - aFrom; i++) if (a[aFrom + i] !== b[bFrom + i]) return false;
   return true;
 }
 
@@ -63,18 +70,19 @@ export function sameShards(table: PostingsTable, shards: ShardMemory, read: Read
   const changed = new Set<string>();
   const firstOfRead = firstPostings(read);
   const firstOfTable = firstPostings(table);
+  const placesOfRead = topicPlaces(read);
+  const placesOfTable = topicPlaces(table);
   const compared = new Uint8Array(table.topicPostings.length);
   for (let ordinal = 0; ordinal < copiedFrom.length; ordinal++) {
     if (copiedFrom[ordinal] !== -1) continue;
-    const then = new Map<string, number>();
+    const then = new Map<string, [number, number]>();
     if (ordinal < copied.length && copied[ordinal] === 0) {
       compared[ordinal] = 1;
-      for (let p = firstOfTable[ordinal]!; p < firstOfTable[ordinal + 1]!; p++) then.set(table.names[table.postingTerm[p]!]!, p);
+      for (const [name, from, to] of postingsOf(table, firstOfTable, placesOfTable, ordinal)) then.set(name, [from, to]);
     }
-    for (let q = firstOfRead[ordinal]!; q < firstOfRead[ordinal + 1]!; q++) {
-      const name = read.names[read.postingTerm[q]!]!;
-      const p = then.get(name);
-      if (p === undefined || !samePosting(table, p, read, q)) changed.add(name);
+    for (const [name, from, to] of postingsOf(read, firstOfRead, placesOfRead, ordinal)) {
+      const before = then.get(name);
+      if (before === undefined || !sameBytes(table.positions, before, read.positions, [from, to])) changed.add(name);
       then.delete(name);
     }
     for (const name of then.keys()) changed.add(name);

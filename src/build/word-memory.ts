@@ -15,6 +15,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { replaceFile } from '../cli/atomic-file.ts';
 import { letGo, readPostings, type EarlierPostings, type PostingsTable, type TextOf } from '../search/word-postings.ts';
+import { postingEnd } from '../search/number-lists.ts';
 import { sortedWords, type SortedWords } from '../search/sorted-words.ts';
 import type { Topic } from '../content/topics.ts';
 import { sameShards, type SameShard, type ShardMemory } from './shard-reuse.ts';
@@ -32,13 +33,13 @@ interface Header {
   /** Per topic of the table: its record key ('' for a topic read without one: never copied). */
   keys: readonly string[];
   names: readonly string[];
-  /** The lengths of topicPostings, postingTerm (= postingStart) and positions (its bytes). */
+  /** The lengths of topicPostings, postingTerm and positions (its bytes). */
   lengths: [topics: number, postings: number, positions: number];
   /** The postings shards the build made of the table (./shard-reuse.ts). */
   shards?: ShardMemory;
 }
 
-const ARRAYS = ['topicPostings', 'postingTerm', 'postingStart', 'positions'] as const;
+const ARRAYS = ['topicPostings', 'postingTerm', 'positions'] as const;
 
 /** A table the last build remembered, with the record key of each of its topics ('' for none), and the shards it made of it. */
 export type RememberedTable = PostingsTable & { keys: readonly string[]; shards?: ShardMemory };
@@ -91,7 +92,7 @@ function tableOf(bytes: Buffer, code: string): RememberedTable | undefined {
     if (header.code !== code) return undefined;
     const [topics, postings, positions] = header.lengths;
     if (header.keys.length !== topics) return undefined;
-    const counts = [topics, postings, postings];
+    const counts = [topics, postings];
     let offset = align(4 + headerLength);
     if (bytes.length !== offset + 4 * counts.reduce((sum, n) => sum + n, 0) + positions) return undefined;
     // The arrays are views of the file's bytes, or a copy where those do not start at a multiple of 4.
@@ -100,32 +101,31 @@ function tableOf(bytes: Buffer, code: string): RememberedTable | undefined {
       offset += 4 * count;
       return start % 4 === 0 ? new Int32Array(bytes.buffer, start, count) : new Int32Array(bytes.buffer.slice(start, start + 4 * count));
     });
-    const [topicPostings, postingTerm, postingStart] = arrays as [Int32Array, Int32Array, Int32Array];
+    const [topicPostings, postingTerm] = arrays as [Int32Array, Int32Array];
     const positionList = new Uint8Array(bytes.buffer, bytes.byteOffset + offset, positions);
-    const table = { names: header.names, keys: header.keys, topicPostings, postingTerm, postingStart, positions: positionList, ...(isShardMemory(header.shards) ? { shards: header.shards } : {}) };
+    const table = { names: header.names, keys: header.keys, topicPostings, postingTerm, positions: positionList, ...(isShardMemory(header.shards) ? { shards: header.shards } : {}) };
     return fitsTogether(table) ? table : undefined;
   } catch {
     return undefined; // cut short or not ours
   }
 }
 
-/** Whether every posting lies within the table: its topics' counts add up, its terms exist, its places follow each other. */
-function fitsTogether({ names, topicPostings, postingTerm, postingStart, positions }: PostingsTable): boolean {
+/** Whether every posting lies within the table: its topics' counts add up, its terms exist, its places are read to their last byte. */
+function fitsTogether({ names, topicPostings, postingTerm, positions }: PostingsTable): boolean {
   let sum = 0;
   for (const count of topicPostings) {
     if (count < 0) return false;
     sum += count;
   }
   if (sum !== postingTerm.length) return false;
-  let last = 0;
+  let at = 0;
   for (let p = 0; p < postingTerm.length; p++) {
     const term = postingTerm[p]!;
-    const start = postingStart[p]! >> 1;
-    if (term < 0 || term >= names.length || start < last || (p === 0 && start !== 0)) return false;
-    last = start;
+    if (term < 0 || term >= names.length) return false;
+    at = postingEnd(positions, at);
+    if (at < 0) return false;
   }
-  // The places' last byte ends a number (PlaceBytes).
-  return last <= positions.length && (positions.length === 0 || positions[positions.length - 1]! < 0x80);
+  return at === positions.length;
 }
 
 const align = (offset: number) => Math.ceil(offset / 4) * 4;

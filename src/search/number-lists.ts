@@ -78,6 +78,45 @@ export function placesIn(bytes: Uint8Array, from: number, to: number): number {
   return count;
 }
 
+/**
+ * How many numbers the posting whose bytes begin at `start` holds (../search/word-postings.ts
+ * PostingsTable): its first says how many post places follow and whether a title count comes
+ * next. -1 where the bytes end before that is said.
+ */
+export function postingNumbers(bytes: Uint8Array, start: number): number {
+  let i = start;
+  let count = 0;
+  for (let n = 0; n < 2; n++) {
+    let value = 0;
+    let byte = 0x80;
+    for (let shift = 0; byte >= 0x80; shift += 7) {
+      if (i >= bytes.length) return -1;
+      byte = bytes[i++]!;
+      value |= (byte & 0x7f) << shift;
+    }
+    if (n === 1) return count + 1 + value;
+    count = 1 + (value >>> 1);
+    if ((value & 1) === 0) return count;
+  }
+  return count;
+}
+
+/** Where the `count` numbers from `start` end; -1 where the bytes end first. */
+export function afterNumbers(bytes: Uint8Array, start: number, count: number): number {
+  let i = start;
+  for (let left = count; left > 0; i++) {
+    if (i >= bytes.length) return -1;
+    if (bytes[i]! < 0x80) left--;
+  }
+  return i;
+}
+
+/** Where the posting whose bytes begin at `start` ends (postingNumbers); -1 where the bytes end first. */
+export function postingEnd(bytes: Uint8Array, start: number): number {
+  const count = postingNumbers(bytes, start);
+  return count < 0 ? -1 : afterNumbers(bytes, start, count);
+}
+
 /** Reads the places' numbers from `from` up to `to` into `into` from `at`; returns where they end there. */
 export function readPlaces(bytes: Uint8Array, from: number, to: number, into: Int32Array, at: number): number {
   for (let i = from; i < to; ) {

@@ -1,7 +1,8 @@
 // The terms of the search index in code-point order, with their postings handed out a run of terms
 // at a time (./index-build.ts writes them), from the topics' postings as read (./word-postings.ts).
 import type { Topic } from '../content/topics.ts';
-import { letGo, readPlaces, readPostings, type ReadPostings, type TermPostings, type TextOf } from './word-postings.ts';
+import { readPostings, type ReadPostings, type TermPostings, type TextOf } from './word-postings.ts';
+import { afterNumbers, letGo, postingNumbers, readPlaces } from './number-lists.ts';
 
 /** At most this many postings, and this many places, are laid out by term at a time (16 and 32 MB). */
 const LAID_OUT_POSTINGS = 1 << 22;
@@ -31,7 +32,7 @@ export interface SortedWords {
  * asks for the terms of the few postings files it makes (../search/index-build.ts): one pass a run of them.
  */
 export function sortedWords(read: ReadPostings, run = { postings: LAID_OUT_POSTINGS, places: LAID_OUT_PLACES }): SortedWords {
-  const { names, df, titleDf, placeCount, topicPostings, postingTerm, postingStart, positions } = read;
+  const { names, df, titleDf, placeCount, topicPostings, postingTerm, positions } = read;
   const terms = names.length;
   const order = names.map((_, id) => id).sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
   const rank = new Int32Array(terms);
@@ -66,17 +67,20 @@ export function sortedWords(read: ReadPostings, run = { postings: LAID_OUT_POSTI
           nextPosting[r - from] = firstPosting[r]! - firstPosting[from]!;
           nextPlace[r - from] = firstPlace[r]! - firstPlace[from]!;
         }
-        // The read is in ordinal order: a posting's topic is the one whose postings it falls among.
+        // The read is in ordinal order: a posting's topic is the one whose postings it falls among,
+        // and its places begin where the one before ends.
         let ordinal = -1;
         let topicEnd = 0;
-        for (let p = 0; p < postingTerm.length; p++) {
+        for (let p = 0, begin = 0; p < postingTerm.length; p++) {
           while (p === topicEnd) topicEnd += topicPostings[++ordinal]!;
           const r = rank[postingTerm[p]!]! - from;
-          if (r < 0 || r >= to - from) continue;
-          const begin = postingStart[p]!;
-          ordinals[nextPosting[r]!++] = begin & 1 ? -1 - ordinal : ordinal;
-          const stop = p + 1 < postingStart.length ? postingStart[p + 1]! >> 1 : positions.length;
-          nextPlace[r] = readPlaces(positions, begin >> 1, stop, places, nextPlace[r]!);
+          const stop = afterNumbers(positions, begin, postingNumbers(positions, begin));
+          if (r >= 0 && r < to - from) {
+            // The first number's lowest bit, its first byte's: whether the term is in the title.
+            ordinals[nextPosting[r]!++] = positions[begin]! & 1 ? -1 - ordinal : ordinal;
+            nextPlace[r] = readPlaces(positions, begin, stop, places, nextPlace[r]!);
+          }
+          begin = stop;
         }
         // Each list is made at its final length (its counts are known), not grown as it is filled.
         for (let r = from; r < to; r++) {

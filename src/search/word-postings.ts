@@ -2,7 +2,7 @@
 // topics that hold it and where it stands in each, read in one pass (./index-build.ts writes them).
 import type { Topic } from '../content/topics.ts';
 import { terms } from './words.ts';
-import { IntList, PlaceBytes, placesIn } from './number-lists.ts';
+import { afterNumbers, IntList, PlaceBytes, postingEnd, postingNumbers } from './number-lists.ts';
 
 export { letGo, readPlaces } from './number-lists.ts';
 
@@ -30,12 +30,12 @@ export interface PostingsTable {
   topicPostings: Int32Array;
   /** Per posting: its term's id. */
   postingTerm: Int32Array;
-  /** Per posting: its first byte in `positions`, its title flag in the lowest bit (start × 2 + inTitle). */
-  postingStart: Int32Array;
   /**
-   * Per posting, from its start: its post occurrences × 2 + inTitle, its title occurrences when
+   * Per posting, one after another: its post occurrences × 2 + inTitle, its title occurrences when
    * inTitle, then its places as deltas (the title's from 0, then the post's from 0); each number in
-   * its bytes (PlaceBytes: readPlaces reads them, placesIn counts them).
+   * its bytes (PlaceBytes: readPlaces reads them). A posting's first numbers say how many it has
+   * (postingNumbers), so where each begins is found by reading them in order, not kept: four bytes
+   * a posting less, some 0.5 GB at 1,000,000 topics.
    */
   positions: Uint8Array;
 }
@@ -71,7 +71,6 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
   const topicPostings = new IntList(topics.length);
   const postings = table && Math.ceil(table.postingTerm.length * 1.01);
   const postingTerm = new IntList(postings);
-  const postingStart = new IntList(postings);
   const positions = new PlaceBytes(table && Math.ceil(table.positions.length * 1.01));
   // One topic's terms, without an object per term: each distinct term gets a slot (in the order the
   // terms first appear), and each occurrence notes its slot and place; the occurrences are then
@@ -124,7 +123,6 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
     for (let slot = 0; slot < slots; slot++) {
       const inTitle = titles[slot]! > 0 ? 1 : 0;
       postingTerm.push(slotTerm.items[slot]!);
-      postingStart.push(positions.length * 2 + inTitle);
       positions.pushNumber(posts[slot]! * 2 + inTitle);
       if (inTitle) positions.pushNumber(titles[slot]!);
       const from = start[slot]!;
@@ -133,22 +131,15 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
     }
   };
 
-  // Copying from the earlier table: where each of its topics' postings start. A run of its topics,
-  // copied to consecutive ordinals, is copied whole: their postings as they are, their starts moved
-  // by where their places land now.
-  const firstPosting = new Int32Array((table?.topicPostings.length ?? 0) + 1);
+  // Copying from the earlier table: where each of its topics' postings and places start. A run of
+  // its topics, copied to consecutive ordinals, is copied whole.
+  const firstPosting = new Float64Array((table?.topicPostings.length ?? 0) + 1);
   if (table) for (let t = 0; t < table.topicPostings.length; t++) firstPosting[t + 1] = firstPosting[t]! + table.topicPostings[t]!;
-  const placesStart = (p: number) => (p < table!.postingStart.length ? table!.postingStart[p]! >> 1 : table!.positions.length);
+  const firstPlace = table ? topicPlaces(table) : new Float64Array(1);
   /** Copies the earlier table's topics from `at` up to `end` (as the next ordinals). */
   const copy = (at: number, end: number) => {
-    const from = firstPosting[at]!;
-    const to = firstPosting[end]!;
-    const shift = (positions.length - placesStart(from)) * 2;
-    const first = postingStart.length;
-    postingTerm.append(table!.postingTerm.subarray(from, to));
-    postingStart.append(table!.postingStart.subarray(from, to));
-    if (shift !== 0) for (let p = first; p < postingStart.length; p++) postingStart.items[p]! += shift;
-    positions.append(table!.positions.subarray(placesStart(from), placesStart(to)));
+    postingTerm.append(table!.postingTerm.subarray(firstPosting[at]!, firstPosting[end]!));
+    positions.append(table!.positions.subarray(firstPlace[at]!, firstPlace[end]!));
     topicPostings.append(table!.topicPostings.subarray(at, end));
   };
 
@@ -174,11 +165,10 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
     }
   });
   flush();
-  const counted = termCounts(names, postingTerm.values, postingStart.values, positions.values);
+  const counted = termCounts(names, postingTerm.values, positions.values);
   return {
     ...counted,
     topicPostings: topicPostings.values,
-    postingStart: postingStart.values,
     positions: positions.values,
     copiedFrom,
   };
@@ -189,17 +179,19 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
  * take. A term no posting holds (one only topics of the earlier table held) is dropped, and the
  * postings' term ids renumbered (`postingTerm` in place).
  */
-function termCounts(names: readonly string[], postingTerm: Int32Array, postingStart: Int32Array, positions: Uint8Array): Pick<ReadPostings, 'names' | 'postingTerm' | 'df' | 'titleDf' | 'placeCount'> {
+function termCounts(names: readonly string[], postingTerm: Int32Array, positions: Uint8Array): Pick<ReadPostings, 'names' | 'postingTerm' | 'df' | 'titleDf' | 'placeCount'> {
   const df = new Int32Array(names.length);
   const titleDf = new Int32Array(names.length);
   const placeCount = new Int32Array(names.length);
   const last = postingTerm.length - 1;
-  for (let p = 0; p <= last; p++) {
+  for (let p = 0, start = 0; p <= last; p++) {
     const id = postingTerm[p]!;
-    const start = postingStart[p]!;
+    const count = postingNumbers(positions, start);
     df[id]!++;
-    titleDf[id]! += start & 1;
-    placeCount[id]! += placesIn(positions, start >> 1, p < last ? postingStart[p + 1]! >> 1 : positions.length);
+    // The first number's lowest bit, its first byte's: whether the term is in the title.
+    titleDf[id]! += positions[start]! & 1;
+    placeCount[id]! += count;
+    start = afterNumbers(positions, start, count);
   }
   if (df.every((count) => count > 0)) return { names, postingTerm, df, titleDf, placeCount };
   const renumbered = new Int32Array(names.length);
@@ -211,4 +203,15 @@ function termCounts(names: readonly string[], postingTerm: Int32Array, postingSt
   for (let p = 0; p <= last; p++) postingTerm[p] = renumbered[postingTerm[p]!]!;
   const pick = (counts: Int32Array) => Int32Array.from(kept, (id) => counts[id]!);
   return { names: kept.map((id) => names[id]!), postingTerm, df: pick(df), titleDf: pick(titleDf), placeCount: pick(placeCount) };
+}
+
+/** Where each topic's places begin in a table's `positions`, and (last) where the last topic's end: read posting by posting. */
+export function topicPlaces({ topicPostings, positions }: Pick<PostingsTable, 'topicPostings' | 'positions'>): Float64Array {
+  const first = new Float64Array(topicPostings.length + 1);
+  let at = 0;
+  for (let topic = 0; topic < topicPostings.length; topic++) {
+    for (let n = topicPostings[topic]!; n > 0; n--) at = postingEnd(positions, at);
+    first[topic + 1] = at;
+  }
+  return first;
 }

@@ -179,13 +179,20 @@ describe('word memory', () => {
     const whole = readFileSync(file);
     writeFileSync(file, whole.subarray(0, whole.length - 4));
     expect(rememberedWords({ file, code: 'code-1' }, keyOf)).toBeUndefined();
-    // A term id past the terms: the last posting's term (the file ends with the positions, before them the starts and terms).
+    // A term id past the terms: the last posting's term (the file ends with the positions, before them the terms).
     const broken = Buffer.from(whole);
     const read = readPostings(topics);
-    const termAt = whole.length - read.positions.length - 4 * (read.postingStart.length + 1);
-    broken.writeInt32LE(99, termAt);
+    const placesAt = whole.length - read.positions.length;
+    broken.writeInt32LE(99, placesAt - 4);
     writeFileSync(file, broken);
     expect(rememberedWords({ file, code: 'code-1' }, keyOf)).toBeUndefined();
+    // A first posting that says it has more places than the bytes hold (63 in the post), and one that says fewer (none): the bytes do not end with the last posting.
+    for (const header of [63 * 2, 0]) {
+      const misread = Buffer.from(whole);
+      misread[placesAt] = header;
+      writeFileSync(file, misread);
+      expect(rememberedWords({ file, code: 'code-1' }, keyOf), `header ${header}`).toBeUndefined();
+    }
     // Places whose last byte does not end a number (its high bit set).
     const unended = Buffer.from(whole);
     unended[unended.length - 1] = 0x81;
