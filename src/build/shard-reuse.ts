@@ -12,22 +12,15 @@
  * the words it gained or lost and of those it holds at other places; a new topic, or one deleted,
  * those of all its words.
  */
-import { topicPlaces, type PostingsTable, type ReadPostings } from '../search/word-postings.ts';
-import { postingEnd } from '../search/number-lists.ts';
+import { topicBytes, type PostingsTable, type ReadPostings } from '../search/word-postings.ts';
+import { afterNumbers, numberAt, postingEnd } from '../search/number-lists.ts';
 
-/** Where each topic's postings begin in a table, and (last) where the last ends. */
-function firstPostings({ topicPostings }: PostingsTable): Float64Array {
-  const first = new Float64Array(topicPostings.length + 1);
-  for (let topic = 0; topic < topicPostings.length; topic++) first[topic + 1] = first[topic]! + topicPostings[topic]!;
-  return first;
-}
-
-/** A topic's postings in a table, each its term's name and its bytes in `positions` (from, to). */
-function postingsOf(table: PostingsTable, firstPosting: Float64Array, firstPlace: Float64Array, topic: number): Array<[name: string, from: number, to: number]> {
+/** A topic's postings in a table, each its term's name and the bytes of its places (from, to: after its term's id). */
+function postingsOf(table: PostingsTable, firstByte: Float64Array, topic: number): Array<[name: string, from: number, to: number]> {
   const postings: Array<[string, number, number]> = [];
-  for (let p = firstPosting[topic]!, at = firstPlace[topic]!; p < firstPosting[topic + 1]!; p++) {
-    const end = postingEnd(table.positions, at);
-    postings.push([table.names[table.postingTerm[p]!]!, at, end]);
+  for (let n = table.topicPostings[topic]!, at = firstByte[topic]!; n > 0; n--) {
+    const end = postingEnd(table.postings, at);
+    postings.push([table.names[numberAt(table.postings, at)]!, afterNumbers(table.postings, at, 1), end]);
     at = end;
   }
   return postings;
@@ -68,28 +61,26 @@ export function sameShards(table: PostingsTable, shards: ShardMemory, read: Read
   // not copy, those whose posting there is not the same (present, in the title, at the same places);
   // of any other topic read anew, all its words as they are now, and of any other not copied, all as they were.
   const changed = new Set<string>();
-  const firstOfRead = firstPostings(read);
-  const firstOfTable = firstPostings(table);
-  const placesOfRead = topicPlaces(read);
-  const placesOfTable = topicPlaces(table);
+  const firstOfRead = topicBytes(read);
+  const firstOfTable = topicBytes(table);
   const compared = new Uint8Array(table.topicPostings.length);
   for (let ordinal = 0; ordinal < copiedFrom.length; ordinal++) {
     if (copiedFrom[ordinal] !== -1) continue;
     const then = new Map<string, [number, number]>();
     if (ordinal < copied.length && copied[ordinal] === 0) {
       compared[ordinal] = 1;
-      for (const [name, from, to] of postingsOf(table, firstOfTable, placesOfTable, ordinal)) then.set(name, [from, to]);
+      for (const [name, from, to] of postingsOf(table, firstOfTable, ordinal)) then.set(name, [from, to]);
     }
-    for (const [name, from, to] of postingsOf(read, firstOfRead, placesOfRead, ordinal)) {
+    for (const [name, from, to] of postingsOf(read, firstOfRead, ordinal)) {
       const before = then.get(name);
-      if (before === undefined || !sameBytes(table.positions, before, read.positions, [from, to])) changed.add(name);
+      if (before === undefined || !sameBytes(table.postings, before, read.postings, [from, to])) changed.add(name);
       then.delete(name);
     }
     for (const name of then.keys()) changed.add(name);
   }
   for (let at = 0; at < copied.length; at++) {
     if (copied[at] === 1 || compared[at] === 1) continue;
-    for (let p = firstOfTable[at]!; p < firstOfTable[at + 1]!; p++) changed.add(table.names[table.postingTerm[p]!]!);
+    for (const [name] of postingsOf(table, firstOfTable, at)) changed.add(name);
   }
   // In code-unit order, as the terms are sorted.
   const sorted = [...changed].sort();

@@ -15,7 +15,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { replaceFile } from '../cli/atomic-file.ts';
 import { letGo, readPostings, type EarlierPostings, type PostingsTable, type TextOf } from '../search/word-postings.ts';
-import { postingEnd } from '../search/number-lists.ts';
+import { numberAt, postingEnd } from '../search/number-lists.ts';
 import { sortedWords, type SortedWords } from '../search/sorted-words.ts';
 import type { Topic } from '../content/topics.ts';
 import { sameShards, type SameShard, type ShardMemory } from './shard-reuse.ts';
@@ -33,13 +33,12 @@ interface Header {
   /** Per topic of the table: its record key ('' for a topic read without one: never copied). */
   keys: readonly string[];
   names: readonly string[];
-  /** The lengths of topicPostings, postingTerm and positions (its bytes). */
-  lengths: [topics: number, postings: number, positions: number];
+  /** The lengths of topicPostings and of postings (its bytes). */
+  lengths: [topics: number, postings: number];
   /** The postings shards the build made of the table (./shard-reuse.ts). */
   shards?: ShardMemory;
 }
 
-const ARRAYS = ['topicPostings', 'postingTerm', 'positions'] as const;
 
 /** A table the last build remembered, with the record key of each of its topics ('' for none), and the shards it made of it. */
 export type RememberedTable = PostingsTable & { keys: readonly string[]; shards?: ShardMemory };
@@ -90,42 +89,34 @@ function tableOf(bytes: Buffer, code: string): RememberedTable | undefined {
     const headerLength = bytes.readUInt32LE(0);
     const header = JSON.parse(bytes.toString('utf8', 4, 4 + headerLength)) as Header;
     if (header.code !== code) return undefined;
-    const [topics, postings, positions] = header.lengths;
+    const [topics, postings] = header.lengths;
     if (header.keys.length !== topics) return undefined;
-    const counts = [topics, postings];
-    let offset = align(4 + headerLength);
-    if (bytes.length !== offset + 4 * counts.reduce((sum, n) => sum + n, 0) + positions) return undefined;
-    // The arrays are views of the file's bytes, or a copy where those do not start at a multiple of 4.
-    const arrays = counts.map((count) => {
-      const start = bytes.byteOffset + offset;
-      offset += 4 * count;
-      return start % 4 === 0 ? new Int32Array(bytes.buffer, start, count) : new Int32Array(bytes.buffer.slice(start, start + 4 * count));
-    });
-    const [topicPostings, postingTerm] = arrays as [Int32Array, Int32Array];
-    const positionList = new Uint8Array(bytes.buffer, bytes.byteOffset + offset, positions);
-    const table = { names: header.names, keys: header.keys, topicPostings, postingTerm, positions: positionList, ...(isShardMemory(header.shards) ? { shards: header.shards } : {}) };
+    const offset = align(4 + headerLength);
+    if (bytes.length !== offset + 4 * topics + postings) return undefined;
+    // The counts are a view of the file's bytes, or a copy where those do not start at a multiple of 4.
+    const start = bytes.byteOffset + offset;
+    const topicPostings = start % 4 === 0 ? new Int32Array(bytes.buffer, start, topics) : new Int32Array(bytes.buffer.slice(start, start + 4 * topics));
+    const postingBytes = new Uint8Array(bytes.buffer, start + 4 * topics, postings);
+    const table = { names: header.names, keys: header.keys, topicPostings, postings: postingBytes, ...(isShardMemory(header.shards) ? { shards: header.shards } : {}) };
     return fitsTogether(table) ? table : undefined;
   } catch {
     return undefined; // cut short or not ours
   }
 }
 
-/** Whether every posting lies within the table: its topics' counts add up, its terms exist, its places are read to their last byte. */
-function fitsTogether({ names, topicPostings, postingTerm, positions }: PostingsTable): boolean {
-  let sum = 0;
+/** Whether every posting lies within the table: its topics' counts are whole, its terms exist, its bytes are read to their last. */
+function fitsTogether({ names, topicPostings, postings }: PostingsTable): boolean {
+  let at = 0;
   for (const count of topicPostings) {
     if (count < 0) return false;
-    sum += count;
+    for (let n = 0; n < count; n++) {
+      const term = numberAt(postings, at);
+      if (term < 0 || term >= names.length) return false;
+      at = postingEnd(postings, at);
+      if (at < 0) return false;
+    }
   }
-  if (sum !== postingTerm.length) return false;
-  let at = 0;
-  for (let p = 0; p < postingTerm.length; p++) {
-    const term = postingTerm[p]!;
-    if (term < 0 || term >= names.length) return false;
-    at = postingEnd(positions, at);
-    if (at < 0) return false;
-  }
-  return at === positions.length;
+  return at === postings.length;
 }
 
 const align = (offset: number) => Math.ceil(offset / 4) * 4;
@@ -142,7 +133,7 @@ function isShardMemory(shards: unknown): shards is ShardMemory {
  * postings `shards` made of it, for the next build.
  */
 export function rememberWords({ file, code }: WordMemoryFile, table: PostingsTable, keys: readonly string[], shards?: ShardMemory): void {
-  const header = Buffer.from(JSON.stringify({ code, keys, names: table.names, lengths: [table.topicPostings.length, table.postingTerm.length, table.positions.length], ...(shards ? { shards } : {}) } satisfies Header));
+  const header = Buffer.from(JSON.stringify({ code, keys, names: table.names, lengths: [table.topicPostings.length, table.postings.length], ...(shards ? { shards } : {}) } satisfies Header));
   replaceFile(
     file,
     (put) => {
@@ -151,10 +142,7 @@ export function rememberWords({ file, code }: WordMemoryFile, table: PostingsTab
       put(length);
       put(header);
       put(Buffer.alloc(align(4 + header.length) - 4 - header.length));
-      for (const name of ARRAYS) {
-        const array = table[name];
-        put(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-      }
+      for (const array of [table.topicPostings, table.postings]) put(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
     },
     { flush: false },
   );
@@ -184,7 +172,8 @@ export function wordsAtWork({ file, table }: { file: WordMemoryFile; table?: Rem
       remember = (shards) => {
         rememberWords(file, read, topics.map((topic) => keyOf(topic) ?? ''), shards);
         // Nothing reads them any more: their memory goes now, and what held them (`same` holds the read too).
-        for (const name of ARRAYS) letGo(read[name]);
+        letGo(read.topicPostings);
+        letGo(read.postings);
         letGo(read.copiedFrom);
         delete atWork.same;
         remember = () => {};

@@ -50,9 +50,10 @@ export class IntList extends GrowingList<Int32Array> {
 }
 
 /**
- * The places' numbers, each in as few bytes as it needs (LEB128: seven bits a byte, the lowest
- * first, the high bit set on every byte of a number but its last): almost all are below 128, and a
- * byte each instead of four is some 0.9 GB less at 1,000,000 topics (330 million numbers).
+ * The postings' numbers, each in as few bytes as it needs (LEB128: seven bits a byte, the lowest
+ * first, the high bit set on every byte of a number but its last): almost all places are below
+ * 128, and a byte each instead of four is some 0.9 GB less at 1,000,000 topics (330 million
+ * numbers); most terms' ids take one or two bytes.
  */
 export class PlaceBytes extends GrowingList<Uint8Array> {
   constructor(capacity?: number) {
@@ -62,12 +63,7 @@ export class PlaceBytes extends GrowingList<Uint8Array> {
   /** Pushes `value` (a whole number below 2³¹) in its bytes. */
   pushNumber(value: number): void {
     if (this.length + 5 > this.items.length) this.grow(this.length + 5);
-    const { items } = this;
-    while (value >= 0x80) {
-      items[this.length++] = (value & 0x7f) | 0x80;
-      value >>>= 7;
-    }
-    items[this.length++] = value;
+    this.length = writeNumber(this.items, this.length, value);
   }
 }
 
@@ -111,10 +107,36 @@ export function afterNumbers(bytes: Uint8Array, start: number, count: number): n
   return i;
 }
 
-/** Where the posting whose bytes begin at `start` ends (postingNumbers); -1 where the bytes end first. */
+/**
+ * Where the posting whose bytes begin at `start` ends: its term's id, then the numbers its first
+ * after that says it has (postingNumbers). -1 where the bytes end first.
+ */
 export function postingEnd(bytes: Uint8Array, start: number): number {
-  const count = postingNumbers(bytes, start);
-  return count < 0 ? -1 : afterNumbers(bytes, start, count);
+  const places = afterNumbers(bytes, start, 1);
+  const count = places < 0 ? -1 : postingNumbers(bytes, places);
+  return count < 0 ? -1 : afterNumbers(bytes, places, count);
+}
+
+/** The number whose bytes begin at `at`; -1 where the bytes end before it does. */
+export function numberAt(bytes: Uint8Array, at: number): number {
+  let value = 0;
+  let byte = 0x80;
+  for (let i = at, shift = 0; byte >= 0x80; shift += 7) {
+    if (i >= bytes.length) return -1;
+    byte = bytes[i++]!;
+    value |= (byte & 0x7f) << shift;
+  }
+  return value;
+}
+
+/** Writes `value` (a whole number below 2³¹) in its bytes at `at`; returns where it ends. */
+export function writeNumber(bytes: Uint8Array, at: number, value: number): number {
+  while (value >= 0x80) {
+    bytes[at++] = (value & 0x7f) | 0x80;
+    value >>>= 7;
+  }
+  bytes[at++] = value;
+  return at;
 }
 
 /** Reads the places' numbers from `from` up to `to` into `into` from `at`; returns where they end there. */

@@ -2,7 +2,7 @@
 // at a time (./index-build.ts writes them), from the topics' postings as read (./word-postings.ts).
 import type { Topic } from '../content/topics.ts';
 import { readPostings, type ReadPostings, type TermPostings, type TextOf } from './word-postings.ts';
-import { afterNumbers, letGo, postingNumbers, readPlaces } from './number-lists.ts';
+import { afterNumbers, letGo, numberAt, postingNumbers, readPlaces } from './number-lists.ts';
 
 /** At most this many postings, and this many places, are laid out by term at a time (16 and 32 MB). */
 const LAID_OUT_POSTINGS = 1 << 22;
@@ -32,7 +32,7 @@ export interface SortedWords {
  * asks for the terms of the few postings files it makes (../search/index-build.ts): one pass a run of them.
  */
 export function sortedWords(read: ReadPostings, run = { postings: LAID_OUT_POSTINGS, places: LAID_OUT_PLACES }): SortedWords {
-  const { names, df, titleDf, placeCount, topicPostings, postingTerm, positions } = read;
+  const { names, df, titleDf, placeCount, topicPostings, postings: bytes } = read;
   const terms = names.length;
   const order = names.map((_, id) => id).sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
   const rank = new Int32Array(terms);
@@ -67,20 +67,17 @@ export function sortedWords(read: ReadPostings, run = { postings: LAID_OUT_POSTI
           nextPosting[r - from] = firstPosting[r]! - firstPosting[from]!;
           nextPlace[r - from] = firstPlace[r]! - firstPlace[from]!;
         }
-        // The read is in ordinal order: a posting's topic is the one whose postings it falls among,
-        // and its places begin where the one before ends.
-        let ordinal = -1;
-        let topicEnd = 0;
-        for (let p = 0, begin = 0; p < postingTerm.length; p++) {
-          while (p === topicEnd) topicEnd += topicPostings[++ordinal]!;
-          const r = rank[postingTerm[p]!]! - from;
-          const stop = afterNumbers(positions, begin, postingNumbers(positions, begin));
-          if (r >= 0 && r < to - from) {
-            // The first number's lowest bit, its first byte's: whether the term is in the title.
-            ordinals[nextPosting[r]!++] = positions[begin]! & 1 ? -1 - ordinal : ordinal;
-            nextPlace[r] = readPlaces(positions, begin, stop, places, nextPlace[r]!);
+        // The read is in ordinal order, topic by topic; each posting begins where the one before ends.
+        for (let ordinal = 0, at = 0; ordinal < topicPostings.length; ordinal++) {
+          for (let n = topicPostings[ordinal]!; n > 0; n--) {
+            const r = rank[numberAt(bytes, at)]! - from;
+            const begin = afterNumbers(bytes, at, 1);
+            at = afterNumbers(bytes, begin, postingNumbers(bytes, begin));
+            if (r < 0 || r >= to - from) continue;
+            // The first number after the term's, its first byte's lowest bit: whether the term is in the title.
+            ordinals[nextPosting[r]!++] = bytes[begin]! & 1 ? -1 - ordinal : ordinal;
+            nextPlace[r] = readPlaces(bytes, begin, at, places, nextPlace[r]!);
           }
-          begin = stop;
         }
         // Each list is made at its final length (its counts are known), not grown as it is filled.
         for (let r = from; r < to; r++) {

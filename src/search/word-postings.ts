@@ -2,7 +2,7 @@
 // topics that hold it and where it stands in each, read in one pass (./index-build.ts writes them).
 import type { Topic } from '../content/topics.ts';
 import { terms } from './words.ts';
-import { afterNumbers, IntList, PlaceBytes, postingEnd, postingNumbers } from './number-lists.ts';
+import { afterNumbers, IntList, numberAt, PlaceBytes, postingEnd, postingNumbers, writeNumber } from './number-lists.ts';
 
 export { letGo, readPlaces } from './number-lists.ts';
 
@@ -28,16 +28,15 @@ export interface PostingsTable {
   names: readonly string[];
   /** Per topic, in the order read: how many postings (distinct terms) it has. */
   topicPostings: Int32Array;
-  /** Per posting: its term's id. */
-  postingTerm: Int32Array;
   /**
-   * Per posting, one after another: its post occurrences × 2 + inTitle, its title occurrences when
-   * inTitle, then its places as deltas (the title's from 0, then the post's from 0); each number in
-   * its bytes (PlaceBytes: readPlaces reads them). A posting's first numbers say how many it has
-   * (postingNumbers), so where each begins is found by reading them in order, not kept: four bytes
-   * a posting less, some 0.5 GB at 1,000,000 topics.
+   * Per posting, one after another: its term's id, its post occurrences × 2 + inTitle, its title
+   * occurrences when inTitle, then its places as deltas (the title's from 0, then the post's from
+   * 0); each number in its bytes (PlaceBytes: readPlaces reads them). A posting's numbers after its
+   * term say how many it has (postingNumbers), so where each begins is found by reading them in
+   * order, not kept: with the terms in their bytes, a posting takes some 5 bytes instead of 8 and
+   * its places' (0.8 GB less at 1,000,000 topics).
    */
-  positions: Uint8Array;
+  postings: Uint8Array;
 }
 
 /** A table read before, and where each topic's postings are in it (its index among the table's topics), if they are. */
@@ -69,9 +68,7 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
   const ids = new Map<string, number>(names.map((name, id) => [name, id]));
   // A rebuild's lists come out about as long as the earlier table's.
   const topicPostings = new IntList(topics.length);
-  const postings = table && Math.ceil(table.postingTerm.length * 1.01);
-  const postingTerm = new IntList(postings);
-  const positions = new PlaceBytes(table && Math.ceil(table.positions.length * 1.01));
+  const postings = new PlaceBytes(table && Math.ceil(table.postings.length * 1.01));
   // One topic's terms, without an object per term: each distinct term gets a slot (in the order the
   // terms first appear), and each occurrence notes its slot and place; the occurrences are then
   // grouped by slot, title ones first, each group in order of place.
@@ -122,24 +119,21 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
     topicPostings.push(slots);
     for (let slot = 0; slot < slots; slot++) {
       const inTitle = titles[slot]! > 0 ? 1 : 0;
-      postingTerm.push(slotTerm.items[slot]!);
-      positions.pushNumber(posts[slot]! * 2 + inTitle);
-      if (inTitle) positions.pushNumber(titles[slot]!);
+      postings.pushNumber(slotTerm.items[slot]!);
+      postings.pushNumber(posts[slot]! * 2 + inTitle);
+      if (inTitle) postings.pushNumber(titles[slot]!);
       const from = start[slot]!;
       const postFrom = from + titles[slot]!;
-      for (let k = from; k < start[slot + 1]!; k++) positions.pushNumber(grouped[k]! - (k > from && k !== postFrom ? grouped[k - 1]! : 0));
+      for (let k = from; k < start[slot + 1]!; k++) postings.pushNumber(grouped[k]! - (k > from && k !== postFrom ? grouped[k - 1]! : 0));
     }
   };
 
-  // Copying from the earlier table: where each of its topics' postings and places start. A run of
-  // its topics, copied to consecutive ordinals, is copied whole.
-  const firstPosting = new Float64Array((table?.topicPostings.length ?? 0) + 1);
-  if (table) for (let t = 0; t < table.topicPostings.length; t++) firstPosting[t + 1] = firstPosting[t]! + table.topicPostings[t]!;
-  const firstPlace = table ? topicPlaces(table) : new Float64Array(1);
+  // Copying from the earlier table: where each of its topics' postings start. A run of its topics,
+  // copied to consecutive ordinals, is copied whole.
+  const firstByte = table ? topicBytes(table) : new Float64Array(1);
   /** Copies the earlier table's topics from `at` up to `end` (as the next ordinals). */
   const copy = (at: number, end: number) => {
-    postingTerm.append(table!.postingTerm.subarray(firstPosting[at]!, firstPosting[end]!));
-    positions.append(table!.positions.subarray(firstPlace[at]!, firstPlace[end]!));
+    postings.append(table!.postings.subarray(firstByte[at]!, firstByte[end]!));
     topicPostings.append(table!.topicPostings.subarray(at, end));
   };
 
@@ -165,11 +159,10 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
     }
   });
   flush();
-  const counted = termCounts(names, postingTerm.values, positions.values);
+  const counted = termCounts(names, topicPostings.values, postings.values);
   return {
     ...counted,
     topicPostings: topicPostings.values,
-    positions: positions.values,
     copiedFrom,
   };
 }
@@ -177,40 +170,51 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
 /**
  * Per term: how many postings hold it, how many in the title, and how many numbers its positions
  * take. A term no posting holds (one only topics of the earlier table held) is dropped, and the
- * postings' term ids renumbered (`postingTerm` in place).
+ * postings' term ids renumbered: in place, each as long as it was or shorter, so the postings'
+ * bytes may end earlier (`postings` as they are now).
  */
-function termCounts(names: readonly string[], postingTerm: Int32Array, positions: Uint8Array): Pick<ReadPostings, 'names' | 'postingTerm' | 'df' | 'titleDf' | 'placeCount'> {
+function termCounts(names: readonly string[], topicPostings: Int32Array, bytes: Uint8Array): Pick<ReadPostings, 'names' | 'postings' | 'df' | 'titleDf' | 'placeCount'> {
   const df = new Int32Array(names.length);
   const titleDf = new Int32Array(names.length);
   const placeCount = new Int32Array(names.length);
-  const last = postingTerm.length - 1;
-  for (let p = 0, start = 0; p <= last; p++) {
-    const id = postingTerm[p]!;
-    const count = postingNumbers(positions, start);
+  const total = topicPostings.reduce((sum, count) => sum + count, 0);
+  for (let p = 0, at = 0; p < total; p++) {
+    const id = numberAt(bytes, at);
+    const places = afterNumbers(bytes, at, 1);
+    const count = postingNumbers(bytes, places);
     df[id]!++;
-    // The first number's lowest bit, its first byte's: whether the term is in the title.
-    titleDf[id]! += positions[start]! & 1;
+    // The first number after the term's, its first byte's lowest bit: whether the term is in the title.
+    titleDf[id]! += bytes[places]! & 1;
     placeCount[id]! += count;
-    start = afterNumbers(positions, start, count);
+    at = afterNumbers(bytes, places, count);
   }
-  if (df.every((count) => count > 0)) return { names, postingTerm, df, titleDf, placeCount };
+  if (df.every((count) => count > 0)) return { names, postings: bytes, df, titleDf, placeCount };
   const renumbered = new Int32Array(names.length);
   const kept: number[] = [];
   names.forEach((_, id) => {
     renumbered[id] = kept.length;
     if (df[id]! > 0) kept.push(id);
   });
-  for (let p = 0; p <= last; p++) postingTerm[p] = renumbered[postingTerm[p]!]!;
+  let written = 0;
+  for (let p = 0, at = 0; p < total; p++) {
+    const places = afterNumbers(bytes, at, 1);
+    const end = afterNumbers(bytes, places, postingNumbers(bytes, places));
+    const id = renumbered[numberAt(bytes, at)]!;
+    written = writeNumber(bytes, written, id);
+    bytes.copyWithin(written, places, end);
+    written += end - places;
+    at = end;
+  }
   const pick = (counts: Int32Array) => Int32Array.from(kept, (id) => counts[id]!);
-  return { names: kept.map((id) => names[id]!), postingTerm, df: pick(df), titleDf: pick(titleDf), placeCount: pick(placeCount) };
+  return { names: kept.map((id) => names[id]!), postings: bytes.subarray(0, written), df: pick(df), titleDf: pick(titleDf), placeCount: pick(placeCount) };
 }
 
-/** Where each topic's places begin in a table's `positions`, and (last) where the last topic's end: read posting by posting. */
-export function topicPlaces({ topicPostings, positions }: Pick<PostingsTable, 'topicPostings' | 'positions'>): Float64Array {
+/** Where each topic's postings begin in a table's bytes, and (last) where the last topic's end: read posting by posting. */
+export function topicBytes({ topicPostings, postings }: Pick<PostingsTable, 'topicPostings' | 'postings'>): Float64Array {
   const first = new Float64Array(topicPostings.length + 1);
   let at = 0;
   for (let topic = 0; topic < topicPostings.length; topic++) {
-    for (let n = topicPostings[topic]!; n > 0; n--) at = postingEnd(positions, at);
+    for (let n = topicPostings[topic]!; n > 0; n--) at = postingEnd(postings, at);
     first[topic + 1] = at;
   }
   return first;

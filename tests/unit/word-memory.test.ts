@@ -93,6 +93,26 @@ describe('word memory', () => {
     ]);
   });
 
+  it('renumbers the terms that went with a deleted topic, the ids of those after them taking fewer bytes', () => {
+    // 300 words of the first topic read: ids 0 to 299, those from 128 on in two bytes.
+    const letters = 'bcdfghjklmnpqrstvwxz';
+    const words = Array.from({ length: 300 }, (_, i) => `zo${letters[Math.floor(i / 20)]}${letters[i % 20]}a`);
+    const topic = (slug: string, updatedMs: number, text: string): Topic => ({
+      slug, file: `content/topics/${slug}.md`, title: 'Pollen', author: 'wren', createdMs: 1, updatedMs, contentType: 'help', contentGroup: 'forum', tags: [], replies: 0, views: 0, excerptText: '', excerptCut: false, html: `<p>${text}</p>`, text,
+    });
+    const first = topic('first', 2, words.join(' '));
+    const later = topic('later', 1, `${words.slice(200, 210).join(' ')} ${words[250]} ${words[201]}`);
+    const memory = { file: join(folder, 'renumbered.bin'), code: 'code-1' };
+    rebuildRead([first, later], memory);
+    // Only the later topic, copied from the memory: 'pollen' stays id 0, its other terms go from 200 and more to 1 to 11.
+    expect(rememberedWords(memory, keyOf)?.at(later)).toBe(1);
+    const copied = rebuildRead([later], memory);
+    expect(copied).toEqual([...termPostings(readPostings([later]))]);
+    expect(copied.map(({ term }) => term)).toEqual(['pollen', ...words.slice(200, 210), words[250]].sort());
+    // Its ids renumbered in their order, as reading it alone numbers them: the same bytes.
+    expect(Buffer.from(readWordMemory(memory)!.postings)).toEqual(Buffer.from(readPostings([later]).postings));
+  });
+
   it("hands out each term's places as they stand, however far into a long post, read or copied from the memory", () => {
     // Places of 128 and more take two bytes, of 16,384 and more three (each number in its bytes).
     const far = [0, 127, 128, 300, 16_383, 16_384, 16_385, 70_000];
@@ -179,17 +199,18 @@ describe('word memory', () => {
     const whole = readFileSync(file);
     writeFileSync(file, whole.subarray(0, whole.length - 4));
     expect(rememberedWords({ file, code: 'code-1' }, keyOf)).toBeUndefined();
-    // A term id past the terms: the last posting's term (the file ends with the positions, before them the terms).
+    // A term id past the terms: the first posting's (the file ends with the postings' bytes, the first posting's term id 0 in one byte).
     const broken = Buffer.from(whole);
     const read = readPostings(topics);
-    const placesAt = whole.length - read.positions.length;
-    broken.writeInt32LE(99, placesAt - 4);
+    const postingsAt = whole.length - read.postings.length;
+    expect(broken[postingsAt]).toBe(0);
+    broken[postingsAt] = 99;
     writeFileSync(file, broken);
     expect(rememberedWords({ file, code: 'code-1' }, keyOf)).toBeUndefined();
     // A first posting that says it has more places than the bytes hold (63 in the post), and one that says fewer (none): the bytes do not end with the last posting.
     for (const header of [63 * 2, 0]) {
       const misread = Buffer.from(whole);
-      misread[placesAt] = header;
+      misread[postingsAt + 1] = header;
       writeFileSync(file, misread);
       expect(rememberedWords({ file, code: 'code-1' }, keyOf), `header ${header}`).toBeUndefined();
     }
