@@ -39,7 +39,6 @@ interface Header {
   shards?: ShardMemory;
 }
 
-
 /** A table the last build remembered, with the record key of each of its topics ('' for none), and the shards it made of it. */
 export type RememberedTable = PostingsTable & { keys: readonly string[]; shards?: ShardMemory };
 
