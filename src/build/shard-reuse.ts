@@ -13,15 +13,15 @@
  * those of all its words.
  */
 import { topicBytes, type PostingsTable, type ReadPostings } from '../search/word-postings.ts';
-import { afterNumbers, numberAt, postingEnd } from '../search/number-lists.ts';
+import { PostingCursor } from '../search/number-lists.ts';
 
 /** A topic's postings in a table, each its term's name and the bytes of its places (from, to: after its term's id). */
 function postingsOf(table: PostingsTable, firstByte: Float64Array, topic: number): Array<[name: string, from: number, to: number]> {
   const postings: Array<[string, number, number]> = [];
-  for (let n = table.topicPostings[topic]!, at = firstByte[topic]!; n > 0; n--) {
-    const end = postingEnd(table.postings, at);
-    postings.push([table.names[numberAt(table.postings, at)]!, afterNumbers(table.postings, at, 1), end]);
-    at = end;
+  const posting = new PostingCursor(table.postings, firstByte[topic]!);
+  for (let n = table.topicPostings[topic]!; n > 0; n--) {
+    posting.next();
+    postings.push([table.names[posting.term]!, posting.from, posting.end]);
   }
   return postings;
 }

@@ -15,7 +15,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { replaceFile } from '../cli/atomic-file.ts';
 import { letGo, readPostings, type EarlierPostings, type PostingsTable, type TextOf } from '../search/word-postings.ts';
-import { numberAt, postingEnd } from '../search/number-lists.ts';
+import { PostingCursor } from '../search/number-lists.ts';
 import { sortedWords, type SortedWords } from '../search/sorted-words.ts';
 import type { Topic } from '../content/topics.ts';
 import { sameShards, type SameShard, type ShardMemory } from './shard-reuse.ts';
@@ -105,17 +105,12 @@ function tableOf(bytes: Buffer, code: string): RememberedTable | undefined {
 
 /** Whether every posting lies within the table: its topics' counts are whole, its terms exist, its bytes are read to their last. */
 function fitsTogether({ names, topicPostings, postings }: PostingsTable): boolean {
-  let at = 0;
+  const posting = new PostingCursor(postings);
   for (const count of topicPostings) {
     if (count < 0) return false;
-    for (let n = 0; n < count; n++) {
-      const term = numberAt(postings, at);
-      if (term < 0 || term >= names.length) return false;
-      at = postingEnd(postings, at);
-      if (at < 0) return false;
-    }
+    for (let n = 0; n < count; n++) if (!posting.next() || posting.term < 0 || posting.term >= names.length) return false;
   }
-  return at === postings.length;
+  return posting.end === postings.length;
 }
 
 const align = (offset: number) => Math.ceil(offset / 4) * 4;

@@ -101,7 +101,7 @@ export class PlaceBytes extends GrowingList<Uint8Array> {
  * PostingsTable): its first says how many post places follow and whether a title count comes
  * next. -1 where the bytes end before that is said.
  */
-export function postingNumbers(bytes: Uint8Array, start: number): number {
+function postingNumbers(bytes: Uint8Array, start: number): number {
   let i = start;
   let count = 0;
   for (let n = 0; n < 2; n++) {
@@ -120,7 +120,7 @@ export function postingNumbers(bytes: Uint8Array, start: number): number {
 }
 
 /** Where the `count` numbers from `start` end; -1 where the bytes end first. */
-export function afterNumbers(bytes: Uint8Array, start: number, count: number): number {
+function afterNumbers(bytes: Uint8Array, start: number, count: number): number {
   let i = start;
   for (let left = count; left > 0; i++) {
     if (i >= bytes.length) return -1;
@@ -130,17 +130,36 @@ export function afterNumbers(bytes: Uint8Array, start: number, count: number): n
 }
 
 /**
- * Where the posting whose bytes begin at `start` ends: its term's id, then the numbers its first
- * after that says it has (postingNumbers). -1 where the bytes end first.
+ * Reads postings one after another (../search/word-postings.ts PostingsTable): each one's term
+ * id, then as many numbers as its first after that says it has (postingNumbers).
  */
-export function postingEnd(bytes: Uint8Array, start: number): number {
-  const places = afterNumbers(bytes, start, 1);
-  const count = places < 0 ? -1 : postingNumbers(bytes, places);
-  return count < 0 ? -1 : afterNumbers(bytes, places, count);
+export class PostingCursor {
+  /** The posting's term id. */
+  term = 0;
+  /** Where its numbers after the term's begin (its counts, then its places), how many they are, and where it ends: the next one's start. */
+  from = 0;
+  numbers = 0;
+  end: number;
+  readonly bytes: Uint8Array;
+
+  constructor(bytes: Uint8Array, start = 0) {
+    this.bytes = bytes;
+    this.end = start;
+  }
+
+  /** Moves to the next posting; false where the bytes end before it does (the cursor is then of no use). */
+  next(): boolean {
+    const { bytes } = this;
+    this.term = numberAt(bytes, this.end);
+    this.from = afterNumbers(bytes, this.end, 1);
+    this.numbers = this.from < 0 ? -1 : postingNumbers(bytes, this.from);
+    this.end = this.numbers < 0 ? -1 : afterNumbers(bytes, this.from, this.numbers);
+    return this.end >= 0;
+  }
 }
 
 /** The number whose bytes begin at `at`; -1 where the bytes end before it does. */
-export function numberAt(bytes: Uint8Array, at: number): number {
+function numberAt(bytes: Uint8Array, at: number): number {
   let value = 0;
   let byte = 0x80;
   for (let i = at, shift = 0; byte >= 0x80; shift += 7) {

@@ -2,7 +2,7 @@
 // at a time (./index-build.ts writes them), from the topics' postings as read (./word-postings.ts).
 import type { Topic } from '../content/topics.ts';
 import { readPostings, type ReadPostings, type TermPostings, type TextOf } from './word-postings.ts';
-import { afterNumbers, letGo, numberAt, postingNumbers, readPlaces } from './number-lists.ts';
+import { letGo, PostingCursor, readPlaces } from './number-lists.ts';
 
 /** At most this many postings, and this many places, are laid out by term at a time (16 and 32 MB). */
 const LAID_OUT_POSTINGS = 1 << 22;
@@ -68,15 +68,15 @@ export function sortedWords(read: ReadPostings, run = { postings: LAID_OUT_POSTI
           nextPlace[r - from] = firstPlace[r]! - firstPlace[from]!;
         }
         // The read is in ordinal order, topic by topic; each posting begins where the one before ends.
-        for (let ordinal = 0, at = 0; ordinal < topicPostings.length; ordinal++) {
+        const posting = new PostingCursor(bytes);
+        for (let ordinal = 0; ordinal < topicPostings.length; ordinal++) {
           for (let n = topicPostings[ordinal]!; n > 0; n--) {
-            const r = rank[numberAt(bytes, at)]! - from;
-            const begin = afterNumbers(bytes, at, 1);
-            at = afterNumbers(bytes, begin, postingNumbers(bytes, begin));
+            posting.next();
+            const r = rank[posting.term]! - from;
             if (r < 0 || r >= to - from) continue;
             // The first number after the term's, its first byte's lowest bit: whether the term is in the title.
-            ordinals[nextPosting[r]!++] = bytes[begin]! & 1 ? -1 - ordinal : ordinal;
-            nextPlace[r] = readPlaces(bytes, begin, at, places, nextPlace[r]!);
+            ordinals[nextPosting[r]!++] = bytes[posting.from]! & 1 ? -1 - ordinal : ordinal;
+            nextPlace[r] = readPlaces(bytes, posting.from, posting.end, places, nextPlace[r]!);
           }
         }
         // Each list is made at its final length (its counts are known), not grown as it is filled.

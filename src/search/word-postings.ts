@@ -2,7 +2,7 @@
 // topics that hold it and where it stands in each, read in one pass (./index-build.ts writes them).
 import type { Topic } from '../content/topics.ts';
 import { terms } from './words.ts';
-import { afterNumbers, IntList, numberAt, PlaceBytes, postingEnd, postingNumbers, writeNumber } from './number-lists.ts';
+import { IntList, PlaceBytes, PostingCursor, writeNumber } from './number-lists.ts';
 
 export { letGo, readPlaces } from './number-lists.ts';
 
@@ -32,7 +32,7 @@ export interface PostingsTable {
    * Per posting, one after another: its term's id, its post occurrences × 2 + inTitle, its title
    * occurrences when inTitle, then its places as deltas (the title's from 0, then the post's from
    * 0); each number in its bytes (PlaceBytes: readPlaces reads them). A posting's numbers after its
-   * term say how many it has (postingNumbers), so where each begins is found by reading them in
+   * term say how many it has (PostingCursor), so where each begins is found by reading them in
    * order, not kept: with the terms in their bytes, a posting takes some 5 bytes instead of 8 and
    * its places' (0.8 GB less at 1,000,000 topics).
    */
@@ -178,15 +178,14 @@ function termCounts(names: readonly string[], topicPostings: Int32Array, bytes: 
   const titleDf = new Int32Array(names.length);
   const placeCount = new Int32Array(names.length);
   const total = topicPostings.reduce((sum, count) => sum + count, 0);
-  for (let p = 0, at = 0; p < total; p++) {
-    const id = numberAt(bytes, at);
-    const places = afterNumbers(bytes, at, 1);
-    const count = postingNumbers(bytes, places);
+  const counting = new PostingCursor(bytes);
+  for (let p = 0; p < total; p++) {
+    counting.next();
+    const id = counting.term;
     df[id]!++;
     // The first number after the term's, its first byte's lowest bit: whether the term is in the title.
-    titleDf[id]! += bytes[places]! & 1;
-    placeCount[id]! += count;
-    at = afterNumbers(bytes, places, count);
+    titleDf[id]! += bytes[counting.from]! & 1;
+    placeCount[id]! += counting.numbers;
   }
   if (df.every((count) => count > 0)) return { names, postings: bytes, df, titleDf, placeCount };
   const renumbered = new Int32Array(names.length);
@@ -196,14 +195,12 @@ function termCounts(names: readonly string[], topicPostings: Int32Array, bytes: 
     if (df[id]! > 0) kept.push(id);
   });
   let written = 0;
-  for (let p = 0, at = 0; p < total; p++) {
-    const places = afterNumbers(bytes, at, 1);
-    const end = afterNumbers(bytes, places, postingNumbers(bytes, places));
-    const id = renumbered[numberAt(bytes, at)]!;
-    written = writeNumber(bytes, written, id);
-    bytes.copyWithin(written, places, end);
-    written += end - places;
-    at = end;
+  const moving = new PostingCursor(bytes);
+  for (let p = 0; p < total; p++) {
+    moving.next();
+    written = writeNumber(bytes, written, renumbered[moving.term]!);
+    bytes.copyWithin(written, moving.from, moving.end);
+    written += moving.end - moving.from;
   }
   const pick = (counts: Int32Array) => Int32Array.from(kept, (id) => counts[id]!);
   return { names: kept.map((id) => names[id]!), postings: bytes.subarray(0, written), df: pick(df), titleDf: pick(titleDf), placeCount: pick(placeCount) };
@@ -212,10 +209,10 @@ function termCounts(names: readonly string[], topicPostings: Int32Array, bytes: 
 /** Where each topic's postings begin in a table's bytes, and (last) where the last topic's end: read posting by posting. */
 export function topicBytes({ topicPostings, postings }: Pick<PostingsTable, 'topicPostings' | 'postings'>): Float64Array {
   const first = new Float64Array(topicPostings.length + 1);
-  let at = 0;
+  const posting = new PostingCursor(postings);
   for (let topic = 0; topic < topicPostings.length; topic++) {
-    for (let n = topicPostings[topic]!; n > 0; n--) at = postingEnd(postings, at);
-    first[topic + 1] = at;
+    for (let n = topicPostings[topic]!; n > 0; n--) posting.next();
+    first[topic + 1] = posting.end;
   }
   return first;
 }
