@@ -12,13 +12,13 @@
  * the words it gained or lost and of those it holds at other places; a new topic, or one deleted,
  * those of all its words.
  */
-import { topicBytes, type PostingsTable, type ReadPostings } from '../search/word-postings.ts';
+import type { PostingsTable, ReadPostings } from '../search/word-postings.ts';
 import { PostingCursor } from '../search/number-lists.ts';
 
 /** A topic's postings in a table, each its term's name and the bytes of its places (from, to: after its term's id). */
-function postingsOf(table: PostingsTable, firstByte: Float64Array, topic: number): Array<[name: string, from: number, to: number]> {
+function postingsOf(table: PostingsTable, topic: number): Array<[name: string, from: number, to: number]> {
   const postings: Array<[string, number, number]> = [];
-  const posting = new PostingCursor(table.postings, firstByte[topic]!);
+  const posting = new PostingCursor(table.postings, table.topicStarts[topic]!);
   for (let n = table.topicPostings[topic]!; n > 0; n--) {
     posting.next();
     postings.push([table.names[posting.term]!, posting.from, posting.end]);
@@ -61,17 +61,15 @@ export function sameShards(table: PostingsTable, shards: ShardMemory, read: Read
   // not copy, those whose posting there is not the same (present, in the title, at the same places);
   // of any other topic read anew, all its words as they are now, and of any other not copied, all as they were.
   const changed = new Set<string>();
-  const firstOfRead = topicBytes(read);
-  const firstOfTable = topicBytes(table);
   const compared = new Uint8Array(table.topicPostings.length);
   for (let ordinal = 0; ordinal < copiedFrom.length; ordinal++) {
     if (copiedFrom[ordinal] !== -1) continue;
     const then = new Map<string, [number, number]>();
     if (ordinal < copied.length && copied[ordinal] === 0) {
       compared[ordinal] = 1;
-      for (const [name, from, to] of postingsOf(table, firstOfTable, ordinal)) then.set(name, [from, to]);
+      for (const [name, from, to] of postingsOf(table, ordinal)) then.set(name, [from, to]);
     }
-    for (const [name, from, to] of postingsOf(read, firstOfRead, ordinal)) {
+    for (const [name, from, to] of postingsOf(read, ordinal)) {
       const before = then.get(name);
       if (before === undefined || !sameBytes(table.postings, before, read.postings, [from, to])) changed.add(name);
       then.delete(name);
@@ -80,7 +78,7 @@ export function sameShards(table: PostingsTable, shards: ShardMemory, read: Read
   }
   for (let at = 0; at < copied.length; at++) {
     if (copied[at] === 1 || compared[at] === 1) continue;
-    for (const [name] of postingsOf(table, firstOfTable, at)) changed.add(name);
+    for (const [name] of postingsOf(table, at)) changed.add(name);
   }
   // In code-unit order, as the terms are sorted.
   const sorted = [...changed].sort();

@@ -91,29 +91,33 @@ function tableOf(bytes: Buffer, code: string): RememberedTable | undefined {
     const [topics, postings] = header.lengths;
     if (header.keys.length !== topics) return undefined;
     const offset = align(4 + headerLength);
-    if (bytes.length !== offset + 4 * topics + postings) return undefined;
-    // The counts are a view of the file's bytes, or a copy where those do not start at a multiple of 4.
+    if (bytes.length !== offset + 8 * (topics + 1) + 4 * topics + postings) return undefined;
+    // The starts and the counts are views of the file's bytes, or copies where those do not start at a multiple of their size.
     const start = bytes.byteOffset + offset;
-    const topicPostings = start % 4 === 0 ? new Int32Array(bytes.buffer, start, topics) : new Int32Array(bytes.buffer.slice(start, start + 4 * topics));
-    const postingBytes = new Uint8Array(bytes.buffer, start + 4 * topics, postings);
-    const table = { names: header.names, keys: header.keys, topicPostings, postings: postingBytes, ...(isShardMemory(header.shards) ? { shards: header.shards } : {}) };
+    const countsAt = start + 8 * (topics + 1);
+    const topicStarts = start % 8 === 0 ? new Float64Array(bytes.buffer, start, topics + 1) : new Float64Array(bytes.buffer.slice(start, countsAt));
+    const topicPostings = countsAt % 4 === 0 ? new Int32Array(bytes.buffer, countsAt, topics) : new Int32Array(bytes.buffer.slice(countsAt, countsAt + 4 * topics));
+    const postingBytes = new Uint8Array(bytes.buffer, countsAt + 4 * topics, postings);
+    const table = { names: header.names, keys: header.keys, topicPostings, topicStarts, postings: postingBytes, ...(isShardMemory(header.shards) ? { shards: header.shards } : {}) };
     return fitsTogether(table) ? table : undefined;
   } catch {
     return undefined; // cut short or not ours
   }
 }
 
-/** Whether every posting lies within the table: its topics' counts are whole, its terms exist, its bytes are read to their last. */
-function fitsTogether({ names, topicPostings, postings }: PostingsTable): boolean {
+/** Whether every posting lies within the table: its topics' counts are whole and each topic begins where its start says, its terms exist, its bytes are read to their last. */
+function fitsTogether({ names, topicPostings, topicStarts, postings }: PostingsTable): boolean {
   const posting = new PostingCursor(postings);
-  for (const count of topicPostings) {
-    if (count < 0) return false;
+  for (let topic = 0; topic < topicPostings.length; topic++) {
+    const count = topicPostings[topic]!;
+    if (count < 0 || topicStarts[topic] !== posting.end) return false;
     for (let n = 0; n < count; n++) if (!posting.next() || posting.term < 0 || posting.term >= names.length) return false;
   }
-  return posting.end === postings.length;
+  return posting.end === postings.length && topicStarts[topicPostings.length] === posting.end;
 }
 
-const align = (offset: number) => Math.ceil(offset / 4) * 4;
+/** The header is padded to a multiple of 8: the topics' starts (8 bytes each) follow it. */
+const align = (offset: number) => Math.ceil(offset / 8) * 8;
 
 /** Whether a header's shards are whole: a first term and two keys for each. */
 function isShardMemory(shards: unknown): shards is ShardMemory {
@@ -136,7 +140,7 @@ export function rememberWords({ file, code }: WordMemoryFile, table: PostingsTab
       put(length);
       put(header);
       put(Buffer.alloc(align(4 + header.length) - 4 - header.length));
-      for (const array of [table.topicPostings, table.postings]) put(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+      for (const array of [table.topicStarts, table.topicPostings, table.postings]) put(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
     },
     { flush: false },
   );
@@ -167,6 +171,7 @@ export function wordsAtWork({ file, table }: { file: WordMemoryFile; table?: Rem
         rememberWords(file, read, topics.map((topic) => keyOf(topic) ?? ''), shards);
         // Nothing reads them any more: their memory goes now, and what held them (`same` holds the read too).
         letGo(read.topicPostings);
+        letGo(read.topicStarts);
         letGo(read.postings);
         letGo(read.copiedFrom);
         delete atWork.same;

@@ -2,7 +2,7 @@
 // pushed to, without a JS number per element, and give their memory back at once.
 
 /** The typed arrays the postings are kept in. */
-type Numbers = Int32Array | Uint8Array;
+type Numbers = Int32Array | Uint8Array | Float64Array;
 
 /**
  * How much a list reserves to grow into (4 GiB): address space, not memory, until it is used. A

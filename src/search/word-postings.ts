@@ -28,6 +28,8 @@ export interface PostingsTable {
   names: readonly string[];
   /** Per topic, in the order read: how many postings (distinct terms) it has. */
   topicPostings: Int32Array;
+  /** Per topic: where its postings begin in `postings`; and (last) where the last topic's end. */
+  topicStarts: Float64Array;
   /**
    * Per posting, one after another: its term's id, its post occurrences × 2 + inTitle, its title
    * occurrences when inTitle, then its places as deltas (the title's from 0, then the post's from
@@ -68,6 +70,7 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
   const ids = new Map<string, number>(names.map((name, id) => [name, id]));
   // A rebuild's lists come out about as long as the earlier table's.
   const topicPostings = new IntList(topics.length);
+  const topicStarts = new Float64Array(topics.length + 1);
   const postings = new PlaceBytes(table && Math.ceil(table.postings.length * 1.01));
   // One topic's terms, without an object per term: each distinct term gets a slot (in the order the
   // terms first appear), and each occurrence notes its slot and place; the occurrences are then
@@ -102,6 +105,7 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
     }
   };
   const read = (topic: Topic, ordinal: number) => {
+    topicStarts[ordinal] = postings.length;
     slotTerm.length = occurrenceSlot.length = occurrencePlace.length = 0;
     note(terms(topic.title), ordinal);
     const titleOccurrences = occurrenceSlot.length;
@@ -128,20 +132,22 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
     }
   };
 
-  // Copying from the earlier table: where each of its topics' postings start. A run of its topics,
-  // copied to consecutive ordinals, is copied whole.
-  const firstByte = table ? topicBytes(table) : new Float64Array(1);
-  /** Copies the earlier table's topics from `at` up to `end` (as the next ordinals). */
-  const copy = (at: number, end: number) => {
-    postings.append(table!.postings.subarray(firstByte[at]!, firstByte[end]!));
+  // Copying from the earlier table: a run of its topics, copied to consecutive ordinals, is copied
+  // whole, and their starts moved by where their postings land now.
+  /** Copies the earlier table's topics from `at` up to `end`, as the ordinals from `ordinal` on. */
+  const copy = (at: number, end: number, ordinal: number) => {
+    const { topicStarts: starts } = table!;
+    const shift = postings.length - starts[at]!;
+    for (let k = at; k < end; k++) topicStarts[ordinal + k - at] = starts[k]! + shift;
+    postings.append(table!.postings.subarray(starts[at]!, starts[end]!));
     topicPostings.append(table!.topicPostings.subarray(at, end));
   };
 
   const copiedFrom = new Int32Array(topics.length).fill(-1);
-  /** The run being copied: from the earlier table's `at`, `length` of its topics. */
-  const run = { at: 0, length: 0 };
+  /** The run being copied: from the earlier table's `at`, `length` of its topics, to the ordinals from `ordinal` on. */
+  const run = { at: 0, length: 0, ordinal: 0 };
   const flush = () => {
-    if (run.length > 0) copy(run.at, run.at + run.length);
+    if (run.length > 0) copy(run.at, run.at + run.length, run.ordinal);
     run.length = 0;
   };
   topics.forEach((topic, ordinal) => {
@@ -155,14 +161,16 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
     if (run.length > 0 && at === run.at + run.length) run.length++;
     else {
       flush();
-      Object.assign(run, { at, length: 1 });
+      Object.assign(run, { at, length: 1, ordinal });
     }
   });
   flush();
-  const counted = termCounts(names, topicPostings.values, postings.values);
+  topicStarts[topics.length] = postings.length;
+  const counted = termCounts(names, topicPostings.values, topicStarts, postings.values);
   return {
     ...counted,
     topicPostings: topicPostings.values,
+    topicStarts,
     copiedFrom,
   };
 }
@@ -171,9 +179,9 @@ export function readPostings(topics: readonly Topic[], earlier?: EarlierPostings
  * Per term: how many postings hold it, how many in the title, and how many numbers its positions
  * take. A term no posting holds (one only topics of the earlier table held) is dropped, and the
  * postings' term ids renumbered: in place, each as long as it was or shorter, so the postings'
- * bytes may end earlier (`postings` as they are now).
+ * bytes may end earlier (`postings` as they are now) and the topics' starts move (`topicStarts`, in place).
  */
-function termCounts(names: readonly string[], topicPostings: Int32Array, bytes: Uint8Array): Pick<ReadPostings, 'names' | 'postings' | 'df' | 'titleDf' | 'placeCount'> {
+function termCounts(names: readonly string[], topicPostings: Int32Array, topicStarts: Float64Array, bytes: Uint8Array): Pick<ReadPostings, 'names' | 'postings' | 'df' | 'titleDf' | 'placeCount'> {
   const df = new Int32Array(names.length);
   const titleDf = new Int32Array(names.length);
   const placeCount = new Int32Array(names.length);
@@ -196,23 +204,16 @@ function termCounts(names: readonly string[], topicPostings: Int32Array, bytes: 
   });
   let written = 0;
   const moving = new PostingCursor(bytes);
-  for (let p = 0; p < total; p++) {
-    moving.next();
-    written = writeNumber(bytes, written, renumbered[moving.term]!);
-    bytes.copyWithin(written, moving.from, moving.end);
-    written += moving.end - moving.from;
+  for (let topic = 0; topic < topicPostings.length; topic++) {
+    topicStarts[topic] = written;
+    for (let n = topicPostings[topic]!; n > 0; n--) {
+      moving.next();
+      written = writeNumber(bytes, written, renumbered[moving.term]!);
+      bytes.copyWithin(written, moving.from, moving.end);
+      written += moving.end - moving.from;
+    }
   }
+  topicStarts[topicPostings.length] = written;
   const pick = (counts: Int32Array) => Int32Array.from(kept, (id) => counts[id]!);
   return { names: kept.map((id) => names[id]!), postings: bytes.subarray(0, written), df: pick(df), titleDf: pick(titleDf), placeCount: pick(placeCount) };
-}
-
-/** Where each topic's postings begin in a table's bytes, and (last) where the last topic's end: read posting by posting. */
-export function topicBytes({ topicPostings, postings }: Pick<PostingsTable, 'topicPostings' | 'postings'>): Float64Array {
-  const first = new Float64Array(topicPostings.length + 1);
-  const posting = new PostingCursor(postings);
-  for (let topic = 0; topic < topicPostings.length; topic++) {
-    for (let n = topicPostings[topic]!; n > 0; n--) posting.next();
-    first[topic + 1] = posting.end;
-  }
-  return first;
 }

@@ -100,17 +100,21 @@ describe('word memory', () => {
     const topic = (slug: string, updatedMs: number, text: string): Topic => ({
       slug, file: `content/topics/${slug}.md`, title: 'Pollen', author: 'wren', createdMs: 1, updatedMs, contentType: 'help', contentGroup: 'forum', tags: [], replies: 0, views: 0, excerptText: '', excerptCut: false, html: `<p>${text}</p>`, text,
     });
-    const first = topic('first', 2, words.join(' '));
-    const later = topic('later', 1, `${words.slice(200, 210).join(' ')} ${words[250]} ${words[201]}`);
+    const first = topic('first', 3, words.join(' '));
+    const later = topic('later', 2, `${words.slice(200, 210).join(' ')} ${words[250]} ${words[201]}`);
+    const last = topic('last', 1, words.slice(260, 266).join(' '));
     const memory = { file: join(folder, 'renumbered.bin'), code: 'code-1' };
-    rebuildRead([first, later], memory);
-    // Only the later topic, copied from the memory: 'pollen' stays id 0, its other terms go from 200 and more to 1 to 11.
+    rebuildRead([first, later, last], memory);
+    // The later topics, copied from the memory: 'pollen' stays id 0, their other terms go from 200 and more to 1 to 17.
     expect(rememberedWords(memory, keyOf)?.at(later)).toBe(1);
-    const copied = rebuildRead([later], memory);
-    expect(copied).toEqual([...termPostings(readPostings([later]))]);
-    expect(copied.map(({ term }) => term)).toEqual(['pollen', ...words.slice(200, 210), words[250]].sort());
-    // Its ids renumbered in their order, as reading it alone numbers them: the same bytes.
-    expect(Buffer.from(readWordMemory(memory)!.postings)).toEqual(Buffer.from(readPostings([later]).postings));
+    const copied = rebuildRead([later, last], memory);
+    expect(copied).toEqual([...termPostings(readPostings([later, last]))]);
+    expect(copied.map(({ term }) => term)).toEqual(['pollen', ...words.slice(200, 210), words[250], ...words.slice(260, 266)].sort());
+    // Their ids renumbered in their order, as reading them alone numbers them: the same bytes, the last topic's postings moved to where they begin then.
+    const remembered = readWordMemory(memory)!;
+    const alone = readPostings([later, last]);
+    expect(Buffer.from(remembered.postings)).toEqual(Buffer.from(alone.postings));
+    expect([...remembered.topicStarts]).toEqual([...alone.topicStarts]);
   });
 
   it("hands out each term's places as they stand, however far into a long post, read or copied from the memory", () => {
@@ -206,6 +210,13 @@ describe('word memory', () => {
     expect(broken[postingsAt]).toBe(0);
     broken[postingsAt] = 99;
     writeFileSync(file, broken);
+    expect(rememberedWords({ file, code: 'code-1' }, keyOf)).toBeUndefined();
+    // A topic's postings said to end past where they do: the last of the topics' starts, before the counts (4 bytes a topic) and the postings.
+    const misplaced = Buffer.from(whole);
+    const endAt = postingsAt - 4 * topics.length - 8;
+    expect(misplaced.readDoubleLE(endAt)).toBe(read.postings.length);
+    misplaced.writeDoubleLE(read.postings.length + 1, endAt);
+    writeFileSync(file, misplaced);
     expect(rememberedWords({ file, code: 'code-1' }, keyOf)).toBeUndefined();
     // A first posting that says it has more places than the bytes hold (63 in the post), and one that says fewer (none): the bytes do not end with the last posting.
     for (const header of [63 * 2, 0]) {
