@@ -121,6 +121,8 @@ export interface IndexAndFeedsThread {
   remembered: Promise<ReadonlySet<string>>;
   /** Whether the thread has made the index and the feeds: read without waiting (./threads.ts SharedFlag). */
   finished(): boolean;
+  /** Resolves once the thread has ended, and its memory is let go. */
+  exited: Promise<void>;
   /**
    * Builds the index and the tag feeds of `content` and writes them into `outDir` (under
    * INDEX_FOLDER and tags/); the topics are sent now without their posts, and their texts once the
@@ -144,6 +146,7 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
   worker.unref();
   let failure: Error | undefined;
   worker.once('error', (error: Error) => (failure ??= error));
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const remembered = new Promise<ReadonlySet<string>>((resolve) => {
     const said = (message: ThreadMessage) => {
       if (!('remembered' in message)) return;
@@ -158,6 +161,7 @@ export function indexAndFeedsThread(words?: WordMemoryFile): IndexAndFeedsThread
   return {
     remembered,
     finished: finished.raised,
+    exited,
     run(content, outDir, feedSettings, previous, read = {}) {
       const sent = topicsToSend(content, read.keys);
       if (!failure) worker.postMessage(workData(sent, content, outDir, feedSettings, previous, read));

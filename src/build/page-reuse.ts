@@ -12,7 +12,7 @@
 import { digest as sha1 } from '../content/digest.ts';
 import options from 'virtual:tagsite/options';
 import { fromSiteRecords, type SiteData } from './site-records.ts';
-import { buildStore, pageReads, reuseRoute } from './store.ts';
+import { buildStore, pageReads, reuseRoute, type PageReuse } from './store.ts';
 import { topicRecordKey } from '../content/read-topics.ts';
 import { unchangedListings } from './listing-changes.ts';
 import type { Topic } from '../content/topics.ts';
@@ -24,6 +24,15 @@ function pageFiles(pattern: string): (params: Record<string, string>) => string 
   // Joined, not added up: a string made by `+` is a chain of pieces in V8's heap, larger than the
   // joined one (a 100,000-topic build keeps 137,000 page files to the end).
   return (params) => [...parts.map((part, i) => (i % 2 === 1 ? params[part]! : part)), 'index.html'].join('');
+}
+
+/**
+ * The build's page reuse where this thread keys its pages: none outside a build, nor in the page
+ * thread (./page-thread.ts), whose pages the main thread has keyed.
+ */
+function keying(): PageReuse | undefined {
+  const store = buildStore();
+  return store.unkeyed ? undefined : store.reuse;
 }
 
 const digests = fromSiteRecords((data: SiteData) => {
@@ -77,7 +86,7 @@ export type KeyListingPages = (pages: readonly ListingPage[], also: unknown, tag
  * title edit or a bump at 10,000 topics, a few of 6,000 listing pages are keyed. Outside a build, it does nothing.
  */
 export async function listingKeyer(): Promise<KeyListingPages> {
-  if (!buildStore().reuse) return () => undefined;
+  if (!keying()) return () => undefined;
   const { topics: digestOf, unchanged } = await digests();
   return (pages, also, tags) => {
     if (pages.length === 0) return;
@@ -98,7 +107,7 @@ export async function listingKeyer(): Promise<KeyListingPages> {
  * not keyed again. Pages it does not mark are keyed by their props. Outside a build, it does nothing.
  */
 export async function memberKeyer(): Promise<(pages: readonly object[], member: string) => void> {
-  if (!buildStore().reuse) return () => undefined;
+  if (!keying()) return () => undefined;
   const { unchanged } = await digests();
   return (pages, member) => {
     if (unchanged?.member(member)) for (const props of pages) givenKeys.set(props, AS_BEFORE);
@@ -112,7 +121,7 @@ export async function memberKeyer(): Promise<(pages: readonly object[], member: 
  * `onFiles` is given the page files of all the paths.
  */
 export async function pagesToRender<P extends StaticPath>(pattern: string, paths: P[] | Promise<P[]>, onFiles?: (files: string[]) => void): Promise<P[]> {
-  const reuse = buildStore().reuse;
+  const reuse = keying();
   if (!reuse) return paths;
   const { site, topics } = await digests();
   // The props with each topic as its digest, for JSON.stringify's own walk (a replacer function makes it several times slower).
@@ -201,7 +210,7 @@ export function sameWhileTags<T>(name: string, make: () => T): T {
  * `name`, without making it again: the workflow lists, checked against their schemas once.
  */
 export async function sameWhileTopics<T>(name: string, topics: readonly Topic[], also: unknown, make: () => T): Promise<T> {
-  const reuse = buildStore().reuse;
+  const reuse = keying();
   if (!reuse) return make();
   const { site, topics: digestOf } = await digests();
   return sameWhile(sha1(`${site}\n${JSON.stringify(also)}\n${topicLines(topics, digestOf)}`), name, make);
@@ -215,7 +224,7 @@ export async function sameWhileTopics<T>(name: string, topics: readonly Topic[],
  * post changed, tag, intersection and member pages take no work.
  */
 export async function listingPagesToRender<P extends StaticPath>(pattern: string, paths: () => P[] | Promise<P[]>): Promise<P[]> {
-  const reuse = buildStore().reuse;
+  const reuse = keying();
   if (!reuse) return paths();
   const { listings } = await digests();
   if (listings === undefined) return pagesToRender(pattern, paths());

@@ -12,9 +12,10 @@
  * once done with its own, renders them from the last one back. Each page goes to whichever thread
  * claims it first, in a flag the two share: neither waits for the other, whatever the site's mix
  * of pages. The thread holds the topics without their posts, which listings do not show. The main
- * thread has keyed every page (./page-reuse.ts) and Astro lists every page as rendered, so the
- * thread gives back only how many it rendered.
+ * thread has keyed every page (./page-reuse.ts; the thread keys none) and Astro lists every page
+ * as rendered, so the thread gives back only how many it rendered.
  */
+import { availableParallelism } from 'node:os';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { AstroPrerenderer, RouteData } from 'astro';
 import type { SiteContent } from '../content/load.ts';
@@ -58,9 +59,12 @@ interface PageThreadStart {
   source: ContentSource;
   /** The content, its topics without their posts. */
   content: SiteContent;
-  /** Each topic's record key (PageReuse.topicKeys), in the order of `content.topics`: the pages' props are made as on the main thread. */
-  keys: Array<string | undefined>;
-  reuse: Pick<PageReuse, 'listings' | 'fromShape' | 'fromTags' | 'inPlace'> & { previous: Array<[string, string]>; routes: PageReuse['routes']['previous'] };
+  /**
+   * What the pages' props are made from as on the main thread: the values the last build made
+   * that this one takes while their inputs are the same (page-reuse.ts sameWhile), not the page
+   * keys: the main thread has keyed every page, and this one makes its routes' pages unkeyed.
+   */
+  reuse: Pick<PageReuse, 'listings' | 'fromShape' | 'fromTags' | 'inPlace'> & { routes: PageReuse['routes']['previous'] };
 }
 
 /** The main thread's word to the thread: the shared paths in order, and one flag each (0 free, else claimed). */
@@ -80,22 +84,33 @@ const BY_THREAD = 2;
  * path), and given to Astro last and in reverse order; a page the thread has claimed first is
  * answered empty (nothing is written for it). The teardown waits for the thread.
  *
- * The thread starts once the index thread has finished (the build store's `indexFinished`), or
- * when Astro comes to the first shared page, whichever is first: until then the index thread keeps
- * the second core busy, and the three threads, each holding the topics, made a build's peak memory
- * (2.25 GB at 100,000 topics, 1.84 GB with the start put off, in the same time). `start` starts it
+ * The thread starts once the index thread has finished (the build store's `indexFinished`) and
+ * ended (`indexGone`): until then the index thread keeps the second core busy, and the three
+ * threads, each holding the topics, made a build's peak memory (2.25 GB at 100,000 topics, 1.84 GB
+ * with the start put off, in the same time; 7.3 GB at 1,000,000). With more than two cores
+ * (`cores`) it also starts when Astro comes to the first shared page, if that is sooner. Once the
+ * index thread has finished, the next page waits for its end: this thread hears of it only when it
+ * next looks at its messages, which it may not do for minutes while it renders (156 s at 1,000,000
+ * topics), the index thread's memory held all that time. `start` starts the thread
  * (startPageThread; another in tests).
  */
-export function threadedPrerenderer(defaults: AstroPrerenderer, wrap: (defaults: AstroPrerenderer) => AstroPrerenderer, starting: (app: BundleApp) => Parameters<typeof startPageThread> | undefined, start: typeof startPageThread = startPageThread): AstroPrerenderer {
+export function threadedPrerenderer(defaults: AstroPrerenderer, wrap: (defaults: AstroPrerenderer) => AstroPrerenderer, starting: (app: BundleApp) => Parameters<typeof startPageThread> | undefined, { start = startPageThread, cores = availableParallelism() }: { start?: typeof startPageThread; cores?: number } = {}): AstroPrerenderer {
   let thread: PageThread | undefined;
   /** What the thread starts from, once Astro's app is set up; the shared pages, once settled. */
   let from: Parameters<typeof startPageThread> | undefined;
   let given: SharedPages | undefined;
+  /** Set once the teardown has begun: a page still waiting for the index thread's end starts no thread. */
+  let closing = false;
   const startThread = () => {
+    if (closing) return;
     thread = start(...from!);
     if (given) thread.share(given);
   };
   const indexFinished = () => buildStore().indexFinished?.() ?? true;
+  /** Set once the index thread's end has been waited for. */
+  let indexEnded = false;
+  /** Set once this thread has come to the shared pages. */
+  let atShared = false;
   let target: ThreadTarget | undefined;
   let flags: Int32Array | undefined;
   /** A shared page's index by the address Astro renders it at. */
@@ -116,12 +131,18 @@ export function threadedPrerenderer(defaults: AstroPrerenderer, wrap: (defaults:
     ...defaults,
     getStaticPaths: () => (from ? settled() : defaults.getStaticPaths()),
     async render(request, options) {
-      if (from && !thread && (indexFinished() || (flags !== undefined && shared(options.routeData)))) startThread();
+      if (from && !indexEnded && indexFinished()) {
+        await buildStore().indexGone;
+        indexEnded = true;
+      }
+      if (from && !thread && (indexEnded || (cores > 2 && flags !== undefined && shared(options.routeData)))) startThread();
       if (flags && shared(options.routeData)) {
         const index = indexOf.get(request.url);
         if (index === undefined) throw new Error(`${request.url} is not among the pages shared with the page thread (TAGSITE_PAGE_THREAD=0 leaves every page to Astro)`);
-        // The thread has claimed its first page before this one claims any: it never starts for nothing.
-        await thread!.started;
+        // A thread started before this one came to the shared pages has claimed its first page before
+        // this one claims any: it never starts for nothing. One started later is not waited for.
+        if (!atShared && thread) await thread.started;
+        atShared = true;
         if (Atomics.compareExchange(flags, index, 0, BY_MAIN) !== 0) return { response: new Response(null) };
       }
       return defaults.render(request, options);
@@ -136,6 +157,7 @@ export function threadedPrerenderer(defaults: AstroPrerenderer, wrap: (defaults:
       if (from) target = from[2];
     },
     async teardown() {
+      closing = true;
       try {
         await wrapped.teardown?.();
       } finally {
@@ -189,8 +211,7 @@ export function startPageThread(entry: string, bundle: BundleSettings, target: T
     source,
     // The build's records hold no post where its memory holds it (../content/load.ts, withoutPosts): only the others are copied without.
     content: { ...rest, keptPosts: undefined, topics: rest.topics.map(withoutPost) },
-    keys: rest.topics.map((topic) => reuse.topicKeys?.get(topic)),
-    reuse: { listings: reuse.listings, fromShape: reuse.fromShape, fromTags: reuse.fromTags, inPlace: reuse.inPlace, previous: [...reuse.previous], routes: reuse.routes.previous },
+    reuse: { listings: reuse.listings, fromShape: reuse.fromShape, fromTags: reuse.fromTags, inPlace: reuse.inPlace, routes: new Map([...reuse.routes.previous].filter(([, route]) => route.value !== undefined)) },
   };
   const worker = new Worker(new URL(import.meta.url), { workerData: { pageThread: start }, resourceLimits: THREAD_LIMITS });
   let markStarted: () => void = () => undefined;
@@ -222,20 +243,12 @@ async function renderInThread(start: PageThreadStart): Promise<number> {
   const port = parentPort!;
   const given = new Promise<SharedPages>((resolve) => port.once('message', resolve));
   const app = await bundleApp(start.entry, start.bundle);
-  const { content, keys, source, target } = start;
+  const { content, source, target } = start;
   shareNames(content.topics);
-  const reuse: PageReuse = {
-    ...start.reuse,
-    previous: new Map(start.reuse.previous),
-    next: new Map(),
-    reused: new Set(),
-    carried: new Set(),
-    topicKeys: new Map(content.topics.flatMap((topic, i) => (keys[i] === undefined ? [] : [[topic, keys[i]!] as const]))),
-    routes: { previous: start.reuse.routes, next: new Map() },
-    postsShown: 0,
-  };
-  Object.assign(buildStore(), { source, content: { ...content, from: source }, reuse, rendered: 0 });
-  // The shared routes' pages as this thread's getStaticPaths make them (with their props), by path.
+  const reuse: PageReuse = { ...start.reuse, previous: new Map(), next: new Map(), reused: new Set(), carried: new Set(), routes: { previous: start.reuse.routes, next: new Map() }, postsShown: 0 };
+  Object.assign(buildStore(), { source, content: { ...content, from: source }, reuse, unkeyed: true, rendered: 0 });
+  // The shared routes' pages as this thread's getStaticPaths make them (with their props), by path:
+  // all of them, those the main thread has not given it too (reused from the previous output).
   const mine = new Map((await pathsOfRoutes(app, shared)).map((path) => [path.pathname, path]));
   const prerenderer = writingPrerenderer(
     { name: 'astro:default', getStaticPaths: async () => [], render: async (request, { routeData }) => ({ response: await app.render(request, { routeData }) }) },

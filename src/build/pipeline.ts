@@ -190,7 +190,7 @@ export async function prepareBuild(settings: BuildSettings, checkedOutput?: Prom
     thread.stop();
     throw error;
   }
-  store.indexFinished = indexThread.finished;
+  Object.assign(store, { indexFinished: indexThread.finished, indexGone: indexThread.exited });
   const { content, keys } = withoutPosts(loaded.content, loaded.keys, posts);
   const marks: BuildMarks = { prepared: 0, threadStarted };
 
@@ -281,6 +281,6 @@ export async function finishBuild(build: Build, pages: readonly string[]): Promi
   progress.summary(phasesLine(phases));
 
   const outcome: BuildOutcome = { outDir: settings.outDir, pages: reuse.next.size, reused: reuse.reused.size, seconds: (performance.now() - build.started) / 1000, inPlace: reuse.inPlace, output, size, warnings, phases, byThread };
-  Object.assign(store, { content: undefined, reuse: undefined, indexAndFeeds: undefined, indexFinished: undefined, renderedByThread: undefined, outcome });
+  Object.assign(store, { content: undefined, reuse: undefined, indexAndFeeds: undefined, indexFinished: undefined, indexGone: undefined, renderedByThread: undefined, outcome });
   return outcome;
 }

@@ -134,10 +134,14 @@ interface Store {
   content?: SiteContent & { from: ContentSource };
   /** Set for a build (not in `astro dev`). */
   reuse?: PageReuse;
+  /** Set in the page thread (./page-thread.ts): the main thread has keyed every page, and this one makes its routes' pages unkeyed, all of them. */
+  unkeyed?: boolean;
   /** The search index and tag feeds, being made in a worker thread while Astro renders pages. */
   indexAndFeeds?: Promise<IndexAndFeeds>;
   /** Whether that thread has finished, read without waiting for its message (the page thread starts then: ./page-thread.ts). */
   indexFinished?: () => boolean;
+  /** Resolves once that thread has ended and its memory is let go: its message is heard only when this thread next looks at its messages. */
+  indexGone?: Promise<void>;
   /** Pages rendered so far in this build (the progress line). */
   rendered?: number;
   /** Of this build's pages, those a second thread rendered (./page-thread.ts). */

@@ -31,7 +31,7 @@ const paths = () => ['alpha', 'beta', 'gamma'].map((slug) => ({ params: { slug }
 const files = ['x/alpha/index.html', 'x/beta/index.html', 'x/gamma/index.html'];
 
 beforeEach(() => {
-  store.reuse = undefined;
+  Object.assign(store, { reuse: undefined, unkeyed: undefined });
 });
 
 it("reuses a route's pages by their previous keys without making them while the listings are the same, and makes them when not", async () => {
@@ -144,4 +144,18 @@ it('makes everything, and remembers nothing, outside a build (astro dev)', async
   expect(await listingPagesToRender('/x/[slug]/', make)).toHaveLength(3);
   expect(sameWhileShape('(a value)', () => 7)).toBe(7);
   expect(make).toHaveBeenCalledTimes(1);
+});
+
+it('in the page thread (unkeyed), makes every page of a route, keys none and reuses none, and still takes the values made from the same shape', async () => {
+  const first = nextBuild('listings-1');
+  await listingPagesToRender('/x/[slug]/', paths);
+  expect(sameWhileShape('(a value)', () => 'made first')).toBe('made first');
+  // What the main thread of the next build, whose listings are the same, would reuse every page of.
+  const thread = nextBuild('listings-1', first);
+  store.unkeyed = true;
+  expect((await listingPagesToRender('/x/[slug]/', paths)).map(({ params }) => params.slug)).toEqual(['alpha', 'beta', 'gamma']);
+  expect((await pagesToRender('/x/[slug]/', paths())).map(({ params }) => params.slug)).toEqual(['alpha', 'beta', 'gamma']);
+  expect(thread.next.size).toBe(0);
+  expect(thread.reused.size).toBe(0);
+  expect(sameWhileShape('(a value)', () => 'made again')).toBe('made first');
 });
