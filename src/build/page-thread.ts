@@ -87,7 +87,7 @@ const BY_THREAD = 2;
  * The thread starts once the index thread has finished (the build store's `indexFinished`) and
  * ended (`indexGone`): until then the index thread keeps the second core busy, and the three
  * threads, each holding the topics, made a build's peak memory (2.25 GB at 100,000 topics, 1.84 GB
- * with the start put off, in the same time; 7.3 GB at 1,000,000). With more than two cores
+ * with the start put off, in the same time; a 7.7 GB peak at 1,000,000). With more than two cores
  * (`cores`) it also starts when Astro comes to the first shared page, if that is sooner. Once the
  * index thread has finished, the next page waits for its end: this thread hears of it only when it
  * next looks at its messages, which it may not do for minutes while it renders (156 s at 1,000,000
