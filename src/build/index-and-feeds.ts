@@ -26,7 +26,7 @@ import type { RouteFiles } from './store.ts';
 import type { SiteContent } from '../content/load.ts';
 import type { RenderedPost, Topic } from '../content/topics.ts';
 import { sentTexts as textsOf } from './chunk-posts.ts';
-import { textsToSend, topicsToSend, withSentTexts, workData, type ReadDigests, type SentTexts, type WorkData } from './index-thread-data.ts';
+import { keepWhatWordsRead, textsToSend, topicsToSend, withSentTexts, workData, type ReadDigests, type SentTexts, type WorkData } from './index-thread-data.ts';
 import { shareNames } from '../content/shared-names.ts';
 
 export type IndexedContent = Pick<SiteContent, 'topics' | 'members'> & { contentTypes: SiteContent['contentTypes']['list']; canonicalOf?: ReadonlyMap<string, string> };
@@ -36,9 +36,9 @@ export type IndexedContent = Pick<SiteContent, 'topics' | 'members'> & { content
  * (`topics` in any order). With `reuse`, `postings` and `listing`, see emitSearchIndex (with
  * `listing`, members.json is not made either).
  */
-function emitSearchIndexFiles(content: IndexedContent, emit: (path: string, text: string, key?: string) => void, reuse?: IndexReuse, { postings, listing, wordsMade }: { postings?: (topics: readonly Topic[]) => SortedWords; listing?: CoreFile; wordsMade?: () => void } = {}): void {
+function emitSearchIndexFiles(content: IndexedContent, emit: (path: string, text: string, key?: string) => void, reuse?: IndexReuse, { postings, listing, listingMade, wordsMade }: { postings?: (topics: readonly Topic[]) => SortedWords; listing?: CoreFile; listingMade?: () => void; wordsMade?: () => void } = {}): void {
   const topics = sortForListing(content.topics);
-  emitSearchIndex(topics, content.contentTypes, content.canonicalOf ?? new Map(), emit, reuse, { ...(postings ? { postings } : {}), ...(listing ? { listing } : {}), ...(wordsMade ? { wordsMade } : {}) });
+  emitSearchIndex(topics, content.contentTypes, content.canonicalOf ?? new Map(), emit, reuse, { ...(postings ? { postings } : {}), ...(listing ? { listing } : {}), ...(listingMade ? { listingMade } : {}), ...(wordsMade ? { wordsMade } : {}) });
   if (!listing) emit('members.json', JSON.stringify(memberRecords(content.members, authorCounts(topics))));
 }
 
@@ -240,8 +240,8 @@ async function work(data: WorkData, sentTexts: Promise<SentTexts>, words: WordMe
   };
   // The postings shards: those the word memory says are the same as the last build's are taken
   // from the previous output (both files, or neither), the others made. Their bounds and keys are
-  // remembered with the words, once the word files are made (`wordsMade`): the words are let go
-  // of then, before the display and tag files (0.3 GB at 100,000 topics, held to the end before).
+  // remembered with the words, once the word files are made (`wordsMade`): the words are let go of
+  // then. They are read after the display and tag files, from topics that hold their titles only.
   // A topic sent with its post's place reads its text from there as its words are read.
   const sent = await sentTexts;
   withSentTexts(data.topics, sent);
@@ -270,7 +270,7 @@ async function work(data: WorkData, sentTexts: Promise<SentTexts>, words: WordMe
     const written = inputKey !== undefined || !files.keep(file, key);
     if (written) files.write(file, json);
     made.files.push({ file, key, written });
-  }, { key: tagFileKeys(data.contentTypes, digestOf), take, shard, earlier: (path) => files.keyOf(`${INDEX_FOLDER}/${path}`), ...(changedTags ? { unchanged: (tag: string) => !changedTags.has(tag) } : {}) }, { postings: memory?.postings ?? ((topics) => wordPostings(topics, texts.textOf)), listing: listing?.core, wordsMade: () => memory?.remember(shards) });
+  }, { key: tagFileKeys(data.contentTypes, digestOf), take, shard, earlier: (path) => files.keyOf(`${INDEX_FOLDER}/${path}`), ...(changedTags ? { unchanged: (tag: string) => !changedTags.has(tag) } : {}) }, { postings: memory?.postings ?? ((topics) => wordPostings(topics, texts.textOf)), listing: listing?.core, listingMade: () => keepWhatWordsRead(data.topics), wordsMade: () => memory?.remember(shards) });
   texts.close();
   if (inputs) made.listingFiles = listing ? data.previous.listingFiles! : { inputs, files: made.files.flatMap(({ file }) => (LISTING_FILE.test(file) ? [file] : [])) };
   return made;

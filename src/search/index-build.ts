@@ -114,8 +114,9 @@ export function buildSearchIndex(topics: readonly Topic[], contentTypes: readonl
  * rebuild's copies what it read before: ../build/word-memory.ts); `postingsPerShard` sizes the
  * shards (the tests make them small). With `listing`, the last build's core.json, whose topics without their posts are these,
  * the files made from those alone (display files, each tag's) are not made, and core.json is that
- * one with the new word files. `wordsMade` is called once the word files are all emitted, before
- * the others: the words read can be let go of then.
+ * one with the new word files. Those files come first, then `listingMade` is called: from then on
+ * only the topics' titles are read (and their texts, by `postings`). `wordsMade` is called once the
+ * word files are all emitted, before core.json and words.json: the words read can be let go of then.
  */
 export function emitSearchIndex(
   topics: readonly Topic[],
@@ -123,12 +124,16 @@ export function emitSearchIndex(
   canonicalOf: ReadonlyMap<string, string>,
   emit: (path: string, text: string, key?: string) => void,
   reuse?: IndexReuse,
-  { postings = wordPostings, postingsPerShard = POSTINGS_PER_SHARD, listing, wordsMade }: { postings?: (topics: readonly Topic[]) => SortedWords; postingsPerShard?: number; listing?: CoreFile; wordsMade?: () => void } = {},
+  { postings = wordPostings, postingsPerShard = POSTINGS_PER_SHARD, listing, listingMade, wordsMade }: { postings?: (topics: readonly Topic[]) => SortedWords; postingsPerShard?: number; listing?: CoreFile; listingMade?: () => void; wordsMade?: () => void } = {},
 ): void {
   const { numbers, byNumber } = topicNumbers(topics);
+  // The files made from the topics without their posts come first: the words need only the
+  // topics' titles and texts, and what else the topics hold can be let go of before they are read.
+  const coreOf = listing ? (words: WordFiles): CoreFile => ({ ...listing, ...words }) : emitListingFiles(topics, { numbers, byNumber }, contentTypes, canonicalOf, emit, reuse);
+  listingMade?.();
   const words = emitWordFiles(byNumber, emit, reuse, postings, postingsPerShard);
   wordsMade?.();
-  const core: CoreFile = listing ? { ...listing, ...words } : emitListingFiles(topics, { numbers, byNumber }, contentTypes, canonicalOf, emit, reuse, words);
+  const core = coreOf(words);
   emit('core.json', JSON.stringify(core));
   const { count, displayShardSize, displayAllSize, displayAllBytes } = core;
   emit(WORDS_FILE, JSON.stringify({ count, displayShardSize, displayAllSize, displayAllBytes, ...words } satisfies WordsFile));
@@ -228,8 +233,7 @@ function emitListingFiles(
   canonicalOf: ReadonlyMap<string, string>,
   emit: (path: string, text: string, key?: string) => void,
   reuse: IndexReuse | undefined,
-  { postingBounds, vocabKeys, vocabAllBytes }: WordFiles,
-): CoreFile {
+): (words: WordFiles) => CoreFile {
   const structured = structuredCore(topics, contentTypes);
   const { types } = structured;
   const typeIndex = typeIndexOf(contentTypes);
@@ -240,7 +244,7 @@ function emitListingFiles(
   // Topics' tags are canonical already: the index needs only the synonyms of tags some topic carries.
   const tagId = new Map(structured.tagNames.map((tag, i) => [tag, i]));
   const tagSynonyms = [...canonicalOf].flatMap(([synonym, canonical]): Array<[string, number]> => (tagId.has(canonical) ? [[synonym, tagId.get(canonical)!]] : []));
-  const core: CoreFile = { version: INDEX_VERSION, ...display, postingBounds, vocabKeys, vocabAllBytes, ...structured, numbers, ...(tagSynonyms.length > 0 ? { tagSynonyms } : {}) };
+  const coreOf = ({ postingBounds, vocabKeys, vocabAllBytes }: WordFiles): CoreFile => ({ version: INDEX_VERSION, ...display, postingBounds, vocabKeys, vocabAllBytes, ...structured, numbers, ...(tagSynonyms.length > 0 ? { tagSynonyms } : {}) });
 
   // One self-contained file per tag: its topics only, with local ids for tags, authors and types.
   const byTag = new Map<string, number[]>();
@@ -272,5 +276,5 @@ function emitListingFiles(
     };
     emit(path, JSON.stringify(file), key);
   }
-  return core;
+  return coreOf;
 }

@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rememberPosts } from '../../src/build/post-memory.ts';
 import { sentTexts } from '../../src/build/chunk-posts.ts';
-import { textsToSend, topicsToSend, withSentTexts } from '../../src/build/index-thread-data.ts';
+import fc from 'fast-check';
+import { keepWhatWordsRead, textsToSend, topicsToSend, withSentTexts } from '../../src/build/index-thread-data.ts';
+import { buildSearchIndex, emitSearchIndex } from '../../src/search/index-build.ts';
+import { sortForListing } from '../../src/model/listing.ts';
+import { CONTENT_TYPES, corpusArb } from './search-corpus.ts';
 import type { SiteContent, TopicKeys } from '../../src/content/load.ts';
 import type { RenderedPost, Topic } from '../../src/content/topics.ts';
 
@@ -25,6 +29,9 @@ it('sends the topics without their posts first, then only the texts the thread h
 
   const first = topicsToSend(content, keys);
   expect(first.topics.map(({ html, text }) => html + text)).toEqual(['', '', '', '']);
+  expect(first.topics.map(({ file }) => file), 'no source file: nothing the thread makes names one').toEqual(['', '', '', '']);
+  expect(first.topics.map(({ slug }) => slug)).toEqual(['in-memory', 'in-chunk', 'own', 'kept']);
+  expect(topics[3]!.file, 'the build`s records keep theirs').not.toBe('');
   expect(first.recordKeys).toEqual(['key-0', 'key-1', '', 'key-3']);
   expect(topics[2]!.text, 'the build`s records are left as they are').toBe('Eye splice, step 2');
 
@@ -45,4 +52,23 @@ it('sends the topics without their posts first, then only the texts the thread h
   const clean = topicsToSend(content, undefined);
   expect(clean.recordKeys).toEqual([]);
   expect(textsToSend(content, clean.recordKeys, new Set(['key-0']), new Map()).texts.map(([i]) => i)).toEqual([0, 1, 2, 3]);
+});
+
+it('makes the same index when the topics keep only what the words are read from once the listing files are made', () => {
+  fc.assert(
+    fc.property(corpusArb, ({ topics }) => {
+      const whole = buildSearchIndex(sortForListing(topics), CONTENT_TYPES, new Map(), 3);
+      // The thread's copies (its own records), trimmed as the thread trims them.
+      const copies = sortForListing(structuredClone(topics));
+      const trimmed = new Map<string, string>();
+      let trimmedBeforeWords = false;
+      emitSearchIndex(copies, CONTENT_TYPES, new Map(), (path, text) => {
+        if (path.startsWith('postings/') && copies.length > 0) trimmedBeforeWords ||= copies.every((topic) => topic.excerptText === '' && topic.slug === '');
+        trimmed.set(path, text);
+      }, undefined, { postingsPerShard: 3, listingMade: () => keepWhatWordsRead(copies) });
+      expect(trimmed).toEqual(whole);
+      if (copies.some((topic) => topic.text !== '' || topic.title !== '')) expect(trimmedBeforeWords, 'the postings were made from the trimmed topics').toBe(true);
+    }),
+    { numRuns: 60 },
+  );
 });

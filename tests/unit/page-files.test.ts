@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileWriterThread, lazyFileWriter } from '../../src/build/file-writer.ts';
+import { MADE_FOLDERS, writer } from '../../src/build/write-files.ts';
 import { directoryPageFile, utf8, writingPrerenderer, type PageFiles } from '../../src/build/prerenderer.ts';
 import type { PageReuse } from '../../src/build/store.ts';
 import type { AstroPrerenderer, PrerenderResult, RouteData } from 'astro';
@@ -26,6 +27,23 @@ function previousOutput(): string {
   writeFileSync(join(previous, 'topics', 'kept', 'index.html'), 'kept page');
   return previous;
 }
+
+describe('a folder writer', () => {
+  it('remembers only so many folders it made: past them, a folder it made is made again when it is gone', () => {
+    const dir = folder();
+    const files = writer(dir);
+    const count = MADE_FOLDERS + 10;
+    for (let i = 0; i < count; i++) files.write(`topics/t${i}/index.html`, `page ${i}`);
+    expect(readFileSync(join(dir, 'topics', `t${count - 1}`, 'index.html'), 'utf8')).toBe(`page ${count - 1}`);
+    // t0 was forgotten when the writer started again: the folder is made anew, not assumed.
+    rmSync(join(dir, 'topics', 't0'), { recursive: true });
+    files.write('topics/t0/index.html', 'page 0 again');
+    expect(readFileSync(join(dir, 'topics', 't0', 'index.html'), 'utf8')).toBe('page 0 again');
+    // The last folders are remembered still: one removed behind its back is not made again.
+    rmSync(join(dir, 'topics', `t${count - 1}`), { recursive: true });
+    expect(() => files.write(`topics/t${count - 1}/index.html`, 'again')).toThrow(/ENOENT/);
+  });
+});
 
 describe('the file writer thread', () => {
   it('writes every queued file, in its folders, before close resolves; many writes may wait at once', async () => {
