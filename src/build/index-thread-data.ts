@@ -25,7 +25,7 @@ export interface ReadDigests {
 
 /**
  * The first message: the topics without their posts and without their source files (`file` is
- * '': nothing the thread makes names one, and a million paths were 86 MB of its heap), and each
+ * '': nothing the thread makes names one, and 100,000 paths were 8.6 MB of its heap), and each
  * one's record key by position ('' where the reading gave none).
  */
 export interface SentTopics {

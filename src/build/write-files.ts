@@ -14,7 +14,7 @@ import { reuseRoute, type PageReuse } from './store.ts';
 /**
  * Folders a writer remembers having made: beyond, it forgets them all and starts again. Pages come
  * folder by folder, so a folder is rarely made twice (and making one that is there is harmless);
- * remembered all, the folders of a 1,000,000-topic site held 0.25 GB of the writer's heap.
+ * remembered all, a 1,000,000-topic site's 1.3 million folders grew the writer's heap to 0.26 GB.
  */
 export const MADE_FOLDERS = 4096;
 
