@@ -126,21 +126,41 @@ export function emitSearchIndex(
   reuse?: IndexReuse,
   { postings = wordPostings, postingsPerShard = POSTINGS_PER_SHARD, listing, listingMade, wordsMade }: { postings?: (topics: readonly Topic[]) => SortedWords; postingsPerShard?: number; listing?: CoreFile; listingMade?: () => void; wordsMade?: () => void } = {},
 ): void {
-  const { numbers, byNumber } = topicNumbers(topics);
   // The files made from the topics without their posts come first: the words need only the
   // topics' titles and texts, and what else the topics hold can be let go of before they are read.
-  const coreOf = listing ? (words: WordFiles): CoreFile => ({ ...listing, ...words }) : emitListingFiles(topics, { numbers, byNumber }, contentTypes, canonicalOf, emit, reuse);
+  const { byNumber, core } = listingFirst(topics, contentTypes, canonicalOf, emit, reuse, listing);
   listingMade?.();
   const words = emitWordFiles(byNumber, emit, reuse, postings, postingsPerShard);
   wordsMade?.();
-  const core = coreOf(words);
-  emit('core.json', JSON.stringify(core));
-  const { count, displayShardSize, displayAllSize, displayAllBytes } = core;
-  emit(WORDS_FILE, JSON.stringify({ count, displayShardSize, displayAllSize, displayAllBytes, ...words } satisfies WordsFile));
+  emit('core.json', core.withWords(words));
+  emit(WORDS_FILE, JSON.stringify({ ...core.sizes, ...words } satisfies WordsFile));
+}
+
+/** The topics in number order, and core.json but for the word files, made from the topics without their posts (emitListingFiles), or `listing`, the last build's. */
+function listingFirst(topics: readonly Topic[], contentTypes: readonly ContentType[], canonicalOf: ReadonlyMap<string, string>, emit: (path: string, text: string, key?: string) => void, reuse: IndexReuse | undefined, listing: CoreFile | undefined): { byNumber: Topic[]; core: CoreText } {
+  const { numbers, byNumber } = topicNumbers(topics);
+  if (!listing) return { byNumber, core: emitListingFiles(topics, { numbers, byNumber }, contentTypes, canonicalOf, emit, reuse) };
+  const { count, displayShardSize, displayAllSize, displayAllBytes } = listing;
+  return { byNumber, core: { sizes: { count, displayShardSize, displayAllSize, displayAllBytes }, withWords: (words) => JSON.stringify({ ...listing, ...words }) } };
 }
 
 /** What core.json and words.json say of the word files. */
 type WordFiles = Pick<CoreFile, 'postingBounds' | 'vocabKeys' | 'vocabAllBytes'>;
+/** core.json but for the word files: its text once they are made, and the sizes words.json repeats. */
+type CoreText = { sizes: Pick<CoreFile, 'count' | 'displayShardSize' | 'displayAllSize' | 'displayAllBytes'>; withWords: (words: WordFiles) => string };
+
+/**
+ * core.json as JSON.stringify writes `{ ...before, ...words, ...after }` (the three with no name in
+ * common), with `before` and `after` written now: while the words are read, their text is held, not
+ * the columns and numbers of every topic as arrays. At 100,000 topics that text is 5 MB, where a
+ * function making core.json from the arrays held 20 MB of the index thread's heap (with what the
+ * listing files were made from, in its scope). Made here, so that its function holds nothing else.
+ */
+function coreText(before: object, after: object, sizes: CoreText['sizes']): CoreText {
+  const head = JSON.stringify(before).slice(0, -1);
+  const tail = JSON.stringify(after).slice(1);
+  return { sizes, withWords: (words) => `${head},${JSON.stringify(words).slice(1, -1)},${tail}` };
+}
 
 /** The postings and positions shards and the vocabulary files (emitSearchIndex), of `topics` in number order. */
 function emitWordFiles(topics: readonly Topic[], emit: (path: string, text: string) => void, reuse: IndexReuse | undefined, postings: (topics: readonly Topic[]) => SortedWords, postingsPerShard: number): WordFiles {
@@ -223,7 +243,7 @@ function emitDisplayFiles(byNumber: readonly Topic[], row: (topic: Topic) => Dis
 
 /**
  * The files made from the topics without their posts: the display files, each tag's ordinals and
- * own file (emitSearchIndex); returns core.json, with `words`. `topics` in listing order, with their
+ * own file (emitSearchIndex); returns core.json but for the word files. `topics` in listing order, with their
  * numbers (topicNumbers).
  */
 function emitListingFiles(
@@ -233,7 +253,7 @@ function emitListingFiles(
   canonicalOf: ReadonlyMap<string, string>,
   emit: (path: string, text: string, key?: string) => void,
   reuse: IndexReuse | undefined,
-): (words: WordFiles) => CoreFile {
+): CoreText {
   const structured = structuredCore(topics, contentTypes);
   const { types } = structured;
   const typeIndex = typeIndexOf(contentTypes);
@@ -244,7 +264,6 @@ function emitListingFiles(
   // Topics' tags are canonical already: the index needs only the synonyms of tags some topic carries.
   const tagId = new Map(structured.tagNames.map((tag, i) => [tag, i]));
   const tagSynonyms = [...canonicalOf].flatMap(([synonym, canonical]): Array<[string, number]> => (tagId.has(canonical) ? [[synonym, tagId.get(canonical)!]] : []));
-  const coreOf = ({ postingBounds, vocabKeys, vocabAllBytes }: WordFiles): CoreFile => ({ version: INDEX_VERSION, ...display, postingBounds, vocabKeys, vocabAllBytes, ...structured, numbers, ...(tagSynonyms.length > 0 ? { tagSynonyms } : {}) });
 
   // One self-contained file per tag: its topics only, with local ids for tags, authors and types.
   const byTag = new Map<string, number[]>();
@@ -276,5 +295,5 @@ function emitListingFiles(
     };
     emit(path, JSON.stringify(file), key);
   }
-  return coreOf;
+  return coreText({ version: INDEX_VERSION, ...display }, { ...structured, numbers, ...(tagSynonyms.length > 0 ? { tagSynonyms } : {}) }, { count: structured.count, ...display });
 }
