@@ -20,7 +20,7 @@ import { tagFileKeys, topicDigests } from './tag-files.ts';
 import { writeFeeds } from './feed-writing.ts';
 import { threadFiles, type TakenFile, type ThreadFiles } from './thread-files.ts';
 import { authorCounts, memberRecords } from '../outputs/member-index.ts';
-import { raiseFlag, sharedFlag, THREAD_LIMITS } from './threads.ts';
+import { raiseFlag, releaseFreedHeap, sharedFlag, THREAD_LIMITS } from './threads.ts';
 import type { RememberedFile } from './cache.ts';
 import type { RouteFiles } from './store.ts';
 import type { SiteContent } from '../content/load.ts';
@@ -270,7 +270,7 @@ async function work(data: WorkData, sentTexts: Promise<SentTexts>, words: WordMe
     const written = inputKey !== undefined || !files.keep(file, key);
     if (written) files.write(file, json);
     made.files.push({ file, key, written });
-  }, { key: tagFileKeys(data.contentTypes, digestOf), take, shard, earlier: (path) => files.keyOf(`${INDEX_FOLDER}/${path}`), ...(changedTags ? { unchanged: (tag: string) => !changedTags.has(tag) } : {}) }, { postings: memory?.postings ?? ((topics) => wordPostings(topics, texts.textOf)), listing: listing?.core, listingMade: () => keepWhatWordsRead(data.topics), wordsMade: () => memory?.remember(shards) });
+  }, { key: tagFileKeys(data.contentTypes, digestOf), take, shard, earlier: (path) => files.keyOf(`${INDEX_FOLDER}/${path}`), ...(changedTags ? { unchanged: (tag: string) => !changedTags.has(tag) } : {}) }, { postings: memory?.postings ?? ((topics) => wordPostings(topics, texts.textOf)), listing: listing?.core, listingMade: () => { keepWhatWordsRead(data.topics); releaseFreedHeap(); }, wordsMade: () => memory?.remember(shards) });
   texts.close();
   if (inputs) made.listingFiles = listing ? data.previous.listingFiles! : { inputs, files: made.files.flatMap(({ file }) => (LISTING_FILE.test(file) ? [file] : [])) };
   return made;

@@ -42,6 +42,7 @@ import { finishSearchPage, restamped } from './search-page.ts';
 import { buildProgress, pagesRendered, type Progress } from './progress.ts';
 import { buildPhases, phasesLine, type BuildMarks } from './phases.ts';
 import { sampleSiteWarning } from '../integration/host.ts';
+import { releaseFreedHeap } from './threads.ts';
 
 export interface BuildSettings {
   /** The project root. */
@@ -93,9 +94,15 @@ export interface Build {
   marks: BuildMarks;
 }
 
-/** Notes that the pages start to render now: after Astro has bundled their code (`bundled`), or with the code the last build kept. */
+/**
+ * Notes that the pages start to render now: after Astro has bundled their code (`bundled`), or
+ * with the code the last build kept. The first time, the heap the content phase freed (the topics'
+ * text, the validators' work) is given back before the long page phase (releaseFreedHeap).
+ */
 export function pagesStarting(build: Build, bundled: boolean): void {
-  build.marks.rendering ??= { at: performance.now(), bundled };
+  if (build.marks.rendering) return;
+  releaseFreedHeap();
+  build.marks.rendering = { at: performance.now(), bundled };
 }
 
 /** Builds of one output take turns: a build waits this long for another to finish changing it. */
