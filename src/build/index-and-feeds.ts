@@ -229,6 +229,9 @@ async function work(data: WorkData, sentTexts: Promise<SentTexts>, words: WordMe
   const recordKeys = new Map(data.recordKeys.flatMap((key, i) => (key ? [[data.topics[i]!, key] as const] : [])));
   const digestOf = topicDigests(recordKeys);
   const { changedTags, ...made } = writeFeeds(data, files, digestOf, words?.table?.keys);
+  // The feeds' XML and items are garbage now (a third of the heap at 100,000 topics): given back
+  // before the listing and the words are made beside the pages.
+  releaseFreedHeap();
   feedsWritten();
   // Each file is written as it is made and let go: a big site's index is never held whole. A
   // per-tag file comes with its key, and one the previous output has is not made at all.
