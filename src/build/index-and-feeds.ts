@@ -2,10 +2,9 @@
  * The search index and the tag feeds, built and written into the new site by a worker thread
  * while Astro renders the pages (./pipeline.ts): work that needs nothing Astro makes, off the
  * thread that renders. In a rebuild, a file the same as the previous output's (same key) is
- * hard-linked from it instead of written: most of the index and feeds, after one topic changed.
- * The feeds and the per-tag index files are keyed by what they are made from (./tag-files.ts), so
- * the ones kept are not even made, and the words of topics whose records are unchanged are copied
- * from the word memory (./word-memory.ts), which the thread reads while the build reads the content.
+ * hard-linked from it instead of written. The feeds and the per-tag index files are keyed by what
+ * they are made from (./tag-files.ts), so the ones kept are not even made, and the words of topics
+ * whose records are unchanged are copied from the word memory (./word-memory.ts), read beside the content.
  */
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { join } from 'node:path';
@@ -229,9 +228,7 @@ async function work(data: WorkData, sentTexts: Promise<SentTexts>, words: WordMe
   const recordKeys = new Map(data.recordKeys.flatMap((key, i) => (key ? [[data.topics[i]!, key] as const] : [])));
   const digestOf = topicDigests(recordKeys);
   const { changedTags, ...made } = writeFeeds(data, files, digestOf, words?.table?.keys);
-  // The feeds' XML and items are garbage now (a third of the heap at 100,000 topics): given back
-  // before the listing and the words are made beside the pages.
-  releaseFreedHeap();
+  releaseFreedHeap(); // the feeds' XML and items (a third of the heap at 100,000 topics) are garbage now
   feedsWritten();
   // Each file is written as it is made and let go: a big site's index is never held whole. A
   // per-tag file comes with its key, and one the previous output has is not made at all.
